@@ -1,0 +1,11 @@
+//! `jigsaw polygon` (not built yet: see the open issue).
+
+use super::GlobalArgs;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {}
+
+pub fn run(_args: Args, _global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`jigsaw polygon` is not built yet")
+}

@@ -1,0 +1,1 @@
+//! Pictures for people: overlays of traced outlines and solution images.

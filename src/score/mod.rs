@@ -1,0 +1,1 @@
+//! Scoring an assembly against ground truth.

@@ -1,0 +1,1 @@
+//! Lynning (1973): filling a polygonal region with polygonal pieces.

@@ -1,0 +1,1 @@
+//! Polyomino packing: cover a region with given polyomino pieces (Deaconu), by exact cover.

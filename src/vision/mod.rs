@@ -1,0 +1,1 @@
+//! The vision front end: load images, segment them into pieces, trace outlines.

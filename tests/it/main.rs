@@ -1,0 +1,12 @@
+//! One integration-test binary (links once, fast on 2 cores). Each module tests one command
+//! or stage through the library or the real binary.
+
+mod chain;
+mod edges;
+mod polygon;
+mod polyomino;
+mod score;
+mod solve;
+mod synth;
+mod trace;
+mod util;
