@@ -1,0 +1,22 @@
+//! What segmentation hands to tracing: one filled binary mask per piece, cut to its box.
+
+use crate::piece_set::Rejected;
+use image::GrayImage;
+
+/// One piece found in an image.
+#[derive(Clone, Debug)]
+pub struct PieceRegion {
+    /// `[x, y, w, h]` of the mask in source-image pixels.
+    pub bbox: [u32; 4],
+    /// `w × h`, 255 inside the piece (holes filled), 0 outside.
+    pub mask: GrayImage,
+    /// Number of piece pixels.
+    pub area: u64,
+}
+
+/// All pieces of one image, sorted top-to-bottom then left-to-right, and the blobs rejected.
+#[derive(Clone, Debug, Default)]
+pub struct Segmentation {
+    pub pieces: Vec<PieceRegion>,
+    pub rejected: Vec<Rejected>,
+}
