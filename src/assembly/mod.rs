@@ -1,6 +1,71 @@
 //! Assembly: from a [`crate::piece_set::PieceSet`] to placed pieces, by Freeman & Garder's
-//! mating candidates, contour comparison and outward-spiral junction closure.
+//! method: mating candidates by feature similarity ([`candidates`]), contour comparison
+//! ([`compare`]) into a mating table ([`matings`]), and outward growth by junction closure
+//! ([`grow`]). The result is the assembly table ([`Assembly`]).
 
+mod candidates;
+mod compare;
+mod geometry;
+mod grow;
+mod matings;
+mod output;
+mod shapes;
 mod table;
 
+pub use candidates::FeatureStats;
 pub use table::{Assembly, JunctionRecord, MateRecord, PlacedPiece, UnplacedPiece};
+
+use crate::piece_set::PieceSet;
+use serde::Serialize;
+use std::time::Instant;
+
+/// How long each stage took, for `--timings` and the benchmark.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AssemblyTimings {
+    pub candidates_s: f64,
+    pub comparison_s: f64,
+    pub assembly_s: f64,
+}
+
+/// The assembly and what it took to get there.
+#[derive(Clone, Debug, Serialize)]
+pub struct AssemblyReport {
+    pub assembly: Assembly,
+    pub timings: AssemblyTimings,
+    pub feature_stats: FeatureStats,
+    /// Δ threshold T derived from this puzzle (pixels², over the comparison samples).
+    pub delta_threshold: f64,
+    /// Contour comparisons made.
+    pub comparisons: usize,
+    /// Closures that failed the intersection or closure test and were backed out of.
+    pub rejected_closures: usize,
+}
+
+/// Candidates per chainlet kept after the feature test, smallest separation first.
+const CANDIDATE_LIMIT: usize = 40;
+
+/// Assembles the pieces of `set`. Never fails: pieces that cannot be placed are listed in
+/// [`Assembly::unplaced`] with the reason.
+pub fn assemble(set: &PieceSet) -> AssemblyReport {
+    let t0 = Instant::now();
+    let shapes = shapes::build_shapes(set);
+    let (cands, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
+    let t1 = Instant::now();
+    let table = matings::mating_table(&shapes, &cands, stats);
+    let t2 = Instant::now();
+    let growth = grow::grow(&shapes, &table);
+    let assembly = output::to_assembly(&shapes, &table, &growth);
+    let t3 = Instant::now();
+    AssemblyReport {
+        assembly,
+        timings: AssemblyTimings {
+            candidates_s: (t1 - t0).as_secs_f64(),
+            comparison_s: (t2 - t1).as_secs_f64(),
+            assembly_s: (t3 - t2).as_secs_f64(),
+        },
+        feature_stats: table.stats.clone(),
+        delta_threshold: table.delta_threshold,
+        comparisons: table.comparisons,
+        rejected_closures: growth.rejections,
+    }
+}

@@ -1,0 +1,200 @@
+//! Plane geometry for matching outlines: arc-length resampling, least-squares rigid fits,
+//! point-in-polygon and distances. Everything is in source-image pixels (y down).
+
+use nalgebra::{Isometry2, Point2, Vector2};
+
+pub type P2 = Point2<f64>;
+pub type Pose = Isometry2<f64>;
+
+/// Resamples an open polyline to `n` points evenly spaced by arc length, first and last
+/// points kept. Mating chainlets are compared point by point, so both must be sampled alike.
+pub fn resample(points: &[P2], n: usize) -> Vec<P2> {
+    if points.len() < 2 || n < 2 {
+        return vec![points.first().copied().unwrap_or_else(P2::origin); n.max(1)];
+    }
+    let mut cumulative = Vec::with_capacity(points.len());
+    let mut total = 0.0;
+    cumulative.push(0.0);
+    for w in points.windows(2) {
+        total += (w[1] - w[0]).norm();
+        cumulative.push(total);
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut seg = 0;
+    for i in 0..n {
+        let s = total * i as f64 / (n - 1) as f64;
+        while seg + 2 < cumulative.len() && cumulative[seg + 1] < s {
+            seg += 1;
+        }
+        let span = cumulative[seg + 1] - cumulative[seg];
+        let t = if span > 0.0 {
+            ((s - cumulative[seg]) / span).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        out.push(points[seg] + (points[seg + 1] - points[seg]) * t);
+    }
+    out
+}
+
+/// The rigid motion (rotation + translation, no scale, no reflection) that best maps `from[i]`
+/// onto `to[i]` in the least-squares sense (2-D Kabsch), and the sum of squared residuals.
+pub fn fit_rigid(from: &[P2], to: &[P2]) -> (Pose, f64) {
+    fit_rigid_weighted(from, to, None)
+}
+
+/// [`fit_rigid`] with a weight per correspondence.
+pub fn fit_rigid_weighted(from: &[P2], to: &[P2], weights: Option<&[f64]>) -> (Pose, f64) {
+    let n = from.len().min(to.len());
+    let w = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let total_w: f64 = (0..n).map(w).sum::<f64>().max(f64::MIN_POSITIVE);
+    let mut cf = Vector2::zeros();
+    let mut ct = Vector2::zeros();
+    for i in 0..n {
+        cf += from[i].coords * w(i);
+        ct += to[i].coords * w(i);
+    }
+    cf /= total_w;
+    ct /= total_w;
+    let (mut sxx, mut sxy) = (0.0, 0.0);
+    for i in 0..n {
+        let p = from[i].coords - cf;
+        let q = to[i].coords - ct;
+        sxx += w(i) * (p.x * q.x + p.y * q.y);
+        sxy += w(i) * (p.x * q.y - p.y * q.x);
+    }
+    let angle = sxy.atan2(sxx);
+    let rot = nalgebra::Rotation2::new(angle);
+    let t = ct - rot * cf;
+    let pose = Isometry2::new(t, angle);
+    let residual = (0..n)
+        .map(|i| (pose * from[i] - to[i]).norm_squared())
+        .sum();
+    (pose, residual)
+}
+
+/// Even-odd point-in-polygon test (the polygon is closed implicitly).
+pub fn inside_polygon(poly: &[P2], p: &P2) -> bool {
+    let mut inside = false;
+    let n = poly.len();
+    let mut j = n.wrapping_sub(1);
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[j]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+        j = i;
+    }
+    inside
+}
+
+/// Distance from `p` to the closed polygon's boundary.
+pub fn distance_to_boundary(poly: &[P2], p: &P2) -> f64 {
+    let n = poly.len();
+    (0..n)
+        .map(|i| distance_to_segment(p, &poly[i], &poly[(i + 1) % n]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+pub fn distance_to_segment(p: &P2, a: &P2, b: &P2) -> f64 {
+    let ab = b - a;
+    let len2 = ab.norm_squared();
+    if len2 == 0.0 {
+        return (p - a).norm();
+    }
+    let t = ((p - a).dot(&ab) / len2).clamp(0.0, 1.0);
+    (p - (a + ab * t)).norm()
+}
+
+/// Signed area (shoelace); positive for a polygon clockwise on screen (y down).
+pub fn signed_area(poly: &[P2]) -> f64 {
+    let n = poly.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum::<f64>()
+        / 2.0
+}
+
+/// Smooths a closed outline with a circular Gaussian of `sigma` samples, keeping one point per
+/// input point so chain indices still address it. Removes the staircase of the pixel grid.
+pub fn smooth_closed(points: &[P2], sigma: f64) -> Vec<P2> {
+    let n = points.len();
+    if n < 3 || sigma <= 0.0 {
+        return points.to_vec();
+    }
+    let radius = (3.0 * sigma).ceil() as isize;
+    let kernel: Vec<f64> = (-radius..=radius)
+        .map(|k| (-(k * k) as f64 / (2.0 * sigma * sigma)).exp())
+        .collect();
+    let norm: f64 = kernel.iter().sum();
+    (0..n as isize)
+        .map(|i| {
+            let mut acc = Vector2::zeros();
+            for (k, w) in (-radius..=radius).zip(&kernel) {
+                acc += points[(i + k).rem_euclid(n as isize) as usize].coords * *w;
+            }
+            P2::from(acc / norm)
+        })
+        .collect()
+}
+
+/// Rotation angle of a pose, radians.
+pub fn pose_angle(p: &Pose) -> f64 {
+    p.rotation.angle()
+}
+
+/// How far apart two poses of the same piece are: translation of its centroid and rotation.
+pub fn pose_difference(a: &Pose, b: &Pose, centroid: &P2) -> (f64, f64) {
+    let d = (a * centroid - b * centroid).norm();
+    let mut ang = (pose_angle(a) - pose_angle(b)).abs() % std::f64::consts::TAU;
+    if ang > std::f64::consts::PI {
+        ang = std::f64::consts::TAU - ang;
+    }
+    (d, ang)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resample_keeps_ends_and_spacing() {
+        let pts = vec![P2::new(0.0, 0.0), P2::new(10.0, 0.0), P2::new(10.0, 10.0)];
+        let r = resample(&pts, 5);
+        assert_eq!(r.len(), 5);
+        assert!((r[2] - P2::new(10.0, 0.0)).norm() < 1e-9);
+        assert!((r[4] - P2::new(10.0, 10.0)).norm() < 1e-9);
+    }
+
+    #[test]
+    fn rigid_fit_recovers_a_known_motion() {
+        let from: Vec<P2> = (0..20)
+            .map(|i| P2::new(i as f64, (i * i) as f64 * 0.1))
+            .collect();
+        let truth = Isometry2::new(Vector2::new(5.0, -3.0), 0.7);
+        let to: Vec<P2> = from.iter().map(|p| truth * p).collect();
+        let (pose, res) = fit_rigid(&from, &to);
+        assert!(res < 1e-9);
+        assert!((pose_angle(&pose) - 0.7).abs() < 1e-9);
+    }
+
+    #[test]
+    fn polygon_predicates() {
+        let sq = [
+            P2::new(0.0, 0.0),
+            P2::new(10.0, 0.0),
+            P2::new(10.0, 10.0),
+            P2::new(0.0, 10.0),
+        ];
+        assert!(inside_polygon(&sq, &P2::new(5.0, 5.0)));
+        assert!(!inside_polygon(&sq, &P2::new(15.0, 5.0)));
+        assert!((distance_to_boundary(&sq, &P2::new(5.0, 4.0)) - 4.0).abs() < 1e-12);
+        assert!(signed_area(&sq) > 0.0, "clockwise on screen is positive");
+    }
+}

@@ -1,0 +1,341 @@
+//! Outward growth of a cluster by junction closure (Freeman & Garder, "Puzzle assembly").
+//!
+//! The cluster keeps its open chainlets (the exterior boundary). Every acceptable mating of
+//! an open chainlet proposes a pose for an unplaced piece; proposals for the same piece that
+//! agree on the pose are merged, so a piece that mates two or more open chainlets at once is
+//! a *junction closure* (the paper's multiple closure falls out of the same test). The next
+//! piece is the one that closes the most junctions, then the one with the best figure of
+//! merit (its Δ over the Δ of the next-best alternative), then the one beside the last-mated
+//! piece, which keeps the growth a spiral around the seed.
+//!
+//! Before a piece joins it must pass the intersection test (no overlap with any placed piece)
+//! and the closure test: wherever one of its chainlets now lies along an open chainlet of the
+//! cluster (both ends within tolerance), the two must also match in shape; a mismatch is a
+//! failed closure and the proposal is dropped, so the next alternative is tried in order of
+//! merit. Growth is linear in the number of proposals: no exponential search.
+
+use super::compare::overlaps;
+use super::geometry::{pose_difference, Pose, P2};
+use super::matings::MatingTable;
+use super::shapes::Shapes;
+
+/// Tolerances relative to the median piece size (`size` = √area).
+const POSE_FRACTION: f64 = 0.05;
+const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
+const ENDPOINT_FRACTION: f64 = 0.07;
+const OVERLAP_FRACTION: f64 = 0.04;
+
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// Source pixels of the piece → the cluster's frame.
+    pub pose: Pose,
+    pub sequence: u32,
+    pub cluster: u32,
+    /// How many cluster chainlets it mated when it joined (≥ 2: it closed a junction).
+    pub supports: usize,
+    /// Its Δ relative to the next-best alternative (smaller is surer), 1 if none.
+    pub merit: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClosedJunction {
+    pub cluster: u32,
+    pub position: P2,
+    pub merit: f64,
+}
+
+#[derive(Debug, Default)]
+pub struct Growth {
+    pub placed: Vec<Option<Placed>>,
+    /// Per chainlet, its mate and the Δ of that mating.
+    pub mate_of: Vec<Option<(usize, f64)>>,
+    pub junctions: Vec<ClosedJunction>,
+    pub clusters: u32,
+    /// Proposals tried and rejected by the intersection or closure test (error corrections).
+    pub rejections: usize,
+}
+
+#[derive(Clone, Debug)]
+struct Proposal {
+    pose: Pose,
+    /// (open cluster chainlet, chainlet of the proposed piece, Δ).
+    supports: Vec<(usize, usize, f64)>,
+    /// Figure of merit of the first support.
+    merit: f64,
+}
+
+pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
+    let n = shapes.pieces.len();
+    let mut g = Growth {
+        placed: vec![None; n],
+        mate_of: vec![None; shapes.chainlets.len()],
+        ..Growth::default()
+    };
+    let mut sequence = 0;
+    let mut exhausted = vec![false; n];
+    while let Some(seed) = choose_seed(shapes, table, &g, &exhausted) {
+        exhausted[seed] = true;
+        let cluster = g.clusters;
+        let mut grower = Grower {
+            shapes,
+            table,
+            proposals: vec![Vec::new(); n],
+            tol_pose: POSE_FRACTION * shapes.median_size,
+            tol_end: ENDPOINT_FRACTION * shapes.median_size,
+            members: Vec::new(),
+        };
+        sequence += 1;
+        g.placed[seed] = Some(Placed {
+            pose: Pose::identity(),
+            sequence,
+            cluster,
+            supports: 0,
+            merit: 1.0,
+        });
+        grower.members.push(seed);
+        grower.propose_from(seed, &g);
+        let mut last = seed;
+        while let Some((piece, proposal)) = grower.best(&g, last) {
+            match grower.closure(piece, &proposal, &g) {
+                Some(closed) => {
+                    sequence += 1;
+                    for &(a, b, d) in &closed {
+                        g.mate_of[a] = Some((b, d));
+                        g.mate_of[b] = Some((a, d));
+                    }
+                    if closed.len() >= 2 {
+                        let position = junction_point(shapes, &closed, &proposal.pose);
+                        g.junctions.push(ClosedJunction {
+                            cluster,
+                            position,
+                            merit: proposal.merit,
+                        });
+                    }
+                    g.placed[piece] = Some(Placed {
+                        pose: proposal.pose,
+                        sequence,
+                        cluster,
+                        supports: closed.len(),
+                        merit: proposal.merit,
+                    });
+                    grower.members.push(piece);
+                    grower.proposals[piece].clear();
+                    grower.propose_from(piece, &g);
+                    last = piece;
+                }
+                None => {
+                    g.rejections += 1;
+                    grower.drop_proposal(piece, &proposal);
+                }
+            }
+        }
+        g.clusters += 1;
+        if grower.members.len() == 1 {
+            // A lone piece is not a cluster: it stays unplaced (no mate found).
+            g.placed[seed] = None;
+            g.clusters -= 1;
+            sequence -= 1;
+        }
+    }
+    g
+}
+
+/// The unplaced piece with the most chainlets whose best mate is mutual ("best buddies"),
+/// ties broken by the smaller total Δ: the most certain start for a spiral.
+fn choose_seed(
+    shapes: &Shapes,
+    table: &MatingTable,
+    g: &Growth,
+    exhausted: &[bool],
+) -> Option<usize> {
+    let free = |c: usize| g.placed[shapes.chainlets[c].piece].is_none();
+    (0..shapes.pieces.len())
+        .filter(|&p| g.placed[p].is_none() && !exhausted[p])
+        .filter_map(|p| {
+            let mut buddies = 0;
+            let mut total = 0.0;
+            for &a in &shapes.pieces[p].chainlets {
+                let Some(m) = table.per_chainlet[a].iter().find(|m| free(m.b)) else {
+                    continue;
+                };
+                let back = table.per_chainlet[m.b].iter().find(|m| free(m.b));
+                if back.is_some_and(|r| r.b == a) {
+                    buddies += 1;
+                    total += m.delta;
+                }
+            }
+            (buddies > 0).then_some((p, buddies, total))
+        })
+        .max_by(|x, y| x.1.cmp(&y.1).then(y.2.total_cmp(&x.2)))
+        .map(|(p, _, _)| p)
+}
+
+struct Grower<'a> {
+    shapes: &'a Shapes,
+    table: &'a MatingTable,
+    proposals: Vec<Vec<Proposal>>,
+    tol_pose: f64,
+    tol_end: f64,
+    members: Vec<usize>,
+}
+
+impl Grower<'_> {
+    /// Adds the proposals that the open chainlets of newly placed `piece` make.
+    fn propose_from(&mut self, piece: usize, g: &Growth) {
+        let pose = g.placed[piece].as_ref().expect("placed").pose;
+        for &a in &self.shapes.pieces[piece].chainlets {
+            if g.mate_of[a].is_some() {
+                continue;
+            }
+            let list = &self.table.per_chainlet[a];
+            for (rank, m) in list.iter().enumerate() {
+                let j = self.shapes.chainlets[m.b].piece;
+                if g.placed[j].is_some() {
+                    continue;
+                }
+                let next = list[rank + 1..]
+                    .iter()
+                    .find(|o| self.shapes.chainlets[o.b].piece != j)
+                    .map_or(self.table.delta_threshold, |o| o.delta);
+                let merit = m.delta / next.max(f64::MIN_POSITIVE);
+                let p = pose * m.pose;
+                let centroid = self.shapes.pieces[j].centroid;
+                let existing = self.proposals[j].iter_mut().find(|q| {
+                    let (d, ang) = pose_difference(&q.pose, &p, &centroid);
+                    d < self.tol_pose && ang < ANGLE_TOLERANCE
+                });
+                match existing {
+                    Some(q) if !q.supports.iter().any(|s| s.0 == a || s.1 == m.b) => {
+                        q.supports.push((a, m.b, m.delta));
+                        q.merit = q.merit.min(merit);
+                    }
+                    Some(_) => {}
+                    None => self.proposals[j].push(Proposal {
+                        pose: p,
+                        supports: vec![(a, m.b, m.delta)],
+                        merit,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// The proposal to try next: most junctions closed, then best merit, then beside `last`.
+    fn best(&self, g: &Growth, last: usize) -> Option<(usize, Proposal)> {
+        let last_pose = g.placed[last].as_ref().map(|p| p.pose);
+        let near_last = |j: usize, pose: &Pose| {
+            last_pose.map_or(f64::INFINITY, |lp| {
+                (lp * self.shapes.pieces[last].centroid - pose * self.shapes.pieces[j].centroid)
+                    .norm()
+            })
+        };
+        let mut best: Option<(usize, &Proposal, (usize, f64, f64))> = None;
+        for (j, list) in self.proposals.iter().enumerate() {
+            for q in list {
+                let live = q
+                    .supports
+                    .iter()
+                    .filter(|s| g.mate_of[s.0].is_none())
+                    .count();
+                if live == 0 {
+                    continue;
+                }
+                let key = (live.min(4), q.merit, near_last(j, &q.pose));
+                let better = match &best {
+                    None => true,
+                    Some((_, _, k)) => {
+                        key.0 > k.0
+                            || (key.0 == k.0 && (key.1 < k.1 || (key.1 == k.1 && key.2 < k.2)))
+                    }
+                };
+                if better {
+                    best = Some((j, q, key));
+                }
+            }
+        }
+        best.map(|(j, q, _)| (j, q.clone()))
+    }
+
+    fn drop_proposal(&mut self, piece: usize, proposal: &Proposal) {
+        self.proposals[piece].retain(|q| q.pose != proposal.pose);
+    }
+
+    /// The intersection and closure tests. On success, every (cluster chainlet, piece
+    /// chainlet, Δ) pair the piece closes.
+    fn closure(
+        &self,
+        piece: usize,
+        proposal: &Proposal,
+        g: &Growth,
+    ) -> Option<Vec<(usize, usize, f64)>> {
+        let shape = &self.shapes.pieces[piece];
+        let p = &proposal.pose;
+        let here = p * shape.centroid;
+        let reach = 2.5 * self.shapes.median_size.max(shape.size);
+        let mut closed = Vec::new();
+        for &m in &self.members {
+            let other = &self.shapes.pieces[m];
+            let q = g.placed[m].as_ref().expect("member").pose;
+            if (q * other.centroid - here).norm() > reach {
+                continue;
+            }
+            let rel = q.inverse() * p;
+            if overlaps(
+                other,
+                shape,
+                &rel,
+                OVERLAP_FRACTION * self.shapes.median_size,
+            ) {
+                return None;
+            }
+            for &a in &other.chainlets {
+                if g.mate_of[a].is_some() {
+                    continue;
+                }
+                let ca = &self.shapes.chainlets[a];
+                let (a0, a1) = (q * ca.points[0], q * ca.points[ca.points.len() - 1]);
+                for &b in &shape.chainlets {
+                    let cb = &self.shapes.chainlets[b];
+                    let (b0, b1) = (p * cb.points[0], p * cb.points[cb.points.len() - 1]);
+                    if (a0 - b1).norm() > self.tol_end || (a1 - b0).norm() > self.tol_end {
+                        continue;
+                    }
+                    let delta = shape_distance(self.shapes, a, b, &rel);
+                    if ca.straight && cb.straight {
+                        continue;
+                    }
+                    if delta > 2.0 * self.table.delta_threshold {
+                        return None;
+                    }
+                    closed.push((a, b, delta));
+                }
+            }
+        }
+        (!closed.is_empty()).then_some(closed)
+    }
+}
+
+/// Δ between cluster chainlet `a` and chainlet `b` of a piece moved by `rel` into `a`'s
+/// piece frame, on arc-length correspondences (b inverted).
+fn shape_distance(shapes: &Shapes, a: usize, b: usize, rel: &Pose) -> f64 {
+    let (ca, cb) = (&shapes.chainlets[a], &shapes.chainlets[b]);
+    ca.samples
+        .iter()
+        .zip(cb.samples.iter().rev())
+        .map(|(x, y)| (x - rel * y).norm_squared())
+        .sum()
+}
+
+/// Where the closed chainlets meet: the critical point shared by two consecutive chainlets of
+/// the new piece (the end of one is the start of the next), in the cluster frame.
+fn junction_point(shapes: &Shapes, closed: &[(usize, usize, f64)], pose: &Pose) -> P2 {
+    for &(_, b1, _) in closed {
+        for &(_, b2, _) in closed {
+            let (c1, c2) = (&shapes.chainlets[b1], &shapes.chainlets[b2]);
+            if b1 != b2 && c1.end == c2.start {
+                return pose * c1.points[c1.points.len() - 1];
+            }
+        }
+    }
+    pose * shapes.chainlets[closed[0].1].points[0]
+}

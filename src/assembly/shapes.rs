@@ -1,0 +1,130 @@
+//! The geometry assembly works on, prepared once from the piece set: each outline as smoothed
+//! points (one per chain index, so critical-point indices address it directly), each chainlet
+//! as its dense points and an arc-length resampling for point-by-point comparison.
+
+use super::geometry::{resample, signed_area, smooth_closed, P2};
+use crate::piece_set::{ChainletFeatures, PieceSet};
+
+/// Points per chainlet in contour comparison: enough to follow a knob, few enough to compare
+/// thousands of candidate pairs quickly.
+pub const SAMPLES: usize = 48;
+/// Points of the coarse outline used for intersection tests.
+const POLYGON_POINTS: usize = 120;
+
+#[derive(Clone, Debug)]
+pub struct PieceShape {
+    pub id: u32,
+    pub image: String,
+    pub outline: Vec<P2>,
+    /// A coarse copy of the outline for fast overlap tests.
+    pub polygon: Vec<P2>,
+    pub centroid: P2,
+    /// √area: the length scale tolerances are taken relative to.
+    pub size: f64,
+    /// Indices into [`Shapes::chainlets`], in clockwise order.
+    pub chainlets: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ChainletShape {
+    pub piece: usize,
+    pub label: String,
+    /// Outline index where it starts and ends (wrapping).
+    pub start: usize,
+    pub end: usize,
+    pub points: Vec<P2>,
+    pub samples: Vec<P2>,
+    pub features: ChainletFeatures,
+    /// Too close to a straight line to be matched by shape: exterior-boundary candidate.
+    pub straight: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Shapes {
+    pub pieces: Vec<PieceShape>,
+    pub chainlets: Vec<ChainletShape>,
+    pub median_size: f64,
+}
+
+/// Deviation from the chord below this fraction of the chord length counts as straight: the
+/// flat sides of border pieces bow by a percent or two, knobs stand out by 20–30 %.
+const STRAIGHT_FRACTION: f64 = 0.06;
+
+pub fn build_shapes(set: &PieceSet) -> Shapes {
+    let mut shapes = Shapes::default();
+    for (pi, piece) in set.pieces.iter().enumerate() {
+        let mut raw: Vec<P2> = piece
+            .chain
+            .points()
+            .iter()
+            .map(|p| P2::new(p[0] as f64, p[1] as f64))
+            .collect();
+        raw.pop();
+        let outline = smooth_closed(&raw, 1.5);
+        let n = outline.len();
+        let step = (n / POLYGON_POINTS).max(1);
+        let polygon: Vec<P2> = outline.iter().step_by(step).copied().collect();
+        let area = signed_area(&outline).abs().max(1.0);
+        let mut chainlet_ids = Vec::new();
+        for c in &piece.chainlets {
+            if n == 0 {
+                break;
+            }
+            let (s, e) = (c.start % n, c.end % n);
+            let mut points = Vec::new();
+            let mut i = s;
+            loop {
+                points.push(outline[i]);
+                if i == e || points.len() > n {
+                    break;
+                }
+                i = (i + 1) % n;
+            }
+            if points.len() < 3 {
+                continue;
+            }
+            let samples = resample(&points, SAMPLES);
+            chainlet_ids.push(shapes.chainlets.len());
+            shapes.chainlets.push(ChainletShape {
+                piece: pi,
+                label: c.label.clone(),
+                start: s,
+                end: e,
+                straight: is_straight(&samples),
+                points,
+                samples,
+                features: c.features.clone(),
+            });
+        }
+        shapes.pieces.push(PieceShape {
+            id: piece.id,
+            image: piece.image.clone(),
+            outline,
+            polygon,
+            centroid: P2::new(piece.centroid[0], piece.centroid[1]),
+            size: area.sqrt(),
+            chainlets: chainlet_ids,
+        });
+    }
+    let mut sizes: Vec<f64> = shapes.pieces.iter().map(|p| p.size).collect();
+    sizes.sort_by(f64::total_cmp);
+    shapes.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
+    shapes
+}
+
+fn is_straight(samples: &[P2]) -> bool {
+    let (a, b) = (samples[0], samples[samples.len() - 1]);
+    let chord = (b - a).norm();
+    if chord < 1.0 {
+        return false;
+    }
+    let dir = (b - a) / chord;
+    let deviation = samples
+        .iter()
+        .map(|p| {
+            let v = p - a;
+            (v.x * dir.y - v.y * dir.x).abs()
+        })
+        .fold(0.0, f64::max);
+    deviation < STRAIGHT_FRACTION * chord
+}
