@@ -31,10 +31,10 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
     let mut cmp = compare_coarse(a, b);
     let inverted: Vec<P2> = b.samples.iter().rev().copied().collect();
     for _ in 0..3 {
-        let moved: Vec<P2> = b.points.iter().map(|p| cmp.pose * p).collect();
+        let moved: Vec<P2> = b.dense.iter().map(|p| cmp.pose * p).collect();
         let targets: Vec<P2> = inverted
             .iter()
-            .map(|p| nearest_on_polyline(&a.points, &(cmp.pose * p)))
+            .map(|p| nearest_on_polyline(&a.dense, &(cmp.pose * p)))
             .collect();
         let sources: Vec<P2> = a
             .samples
@@ -56,7 +56,7 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
         let (pose, _) = fit_rigid(&from, &to);
         cmp.pose = pose;
     }
-    let moved: Vec<P2> = b.points.iter().map(|p| cmp.pose * p).collect();
+    let moved: Vec<P2> = b.dense.iter().map(|p| cmp.pose * p).collect();
     let a_to_b: f64 = a
         .samples
         .iter()
@@ -66,7 +66,7 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
         .iter()
         .map(|p| {
             let q = cmp.pose * p;
-            (nearest_on_polyline(&a.points, &q) - q).norm_squared()
+            (nearest_on_polyline(&a.dense, &q) - q).norm_squared()
         })
         .sum();
     cmp.delta = (a_to_b + b_to_a) / 2.0;

@@ -8,7 +8,12 @@ use super::shapes::Shapes;
 use super::table::{Assembly, JunctionRecord, MateRecord, PlacedPiece, UnplacedPiece};
 
 pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly {
-    let offsets = cluster_offsets(shapes, g);
+    let upright = upright_rotations(shapes, g);
+    let offsets: Vec<Pose> = cluster_offsets(shapes, g, &upright)
+        .iter()
+        .zip(&upright)
+        .map(|(o, r)| o * r)
+        .collect();
     let mut pieces = Vec::new();
     let mut unplaced = Vec::new();
     for (i, shape) in shapes.pieces.iter().enumerate() {
@@ -85,7 +90,7 @@ pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly
 
 /// Translations that put cluster k to the right of cluster k−1 with a gap of one piece, and
 /// every cluster's top-left at y = 0.
-fn cluster_offsets(shapes: &Shapes, g: &Growth) -> Vec<Pose> {
+fn cluster_offsets(shapes: &Shapes, g: &Growth, upright: &[Pose]) -> Vec<Pose> {
     let mut boxes = vec![
         [
             f64::INFINITY,
@@ -99,7 +104,7 @@ fn cluster_offsets(shapes: &Shapes, g: &Growth) -> Vec<Pose> {
         let Some(p) = p else { continue };
         let b = &mut boxes[p.cluster as usize];
         for q in &shapes.pieces[i].polygon {
-            let t = p.pose * q;
+            let t = upright[p.cluster as usize] * p.pose * q;
             b[0] = b[0].min(t.x);
             b[1] = b[1].min(t.y);
             b[2] = b[2].max(t.x);
@@ -115,6 +120,27 @@ fn cluster_offsets(shapes: &Shapes, g: &Growth) -> Vec<Pose> {
             x += (b[2] - b[0]) + gap;
             off
         })
+        .collect()
+}
+
+/// Per cluster, the rotation that makes its chainlets' distance vectors line up with the
+/// axes as well as possible (circular mean of 4θ): grid puzzles come out square to the
+/// picture instead of at the seed piece's arbitrary angle; irregular ones are unharmed.
+fn upright_rotations(shapes: &Shapes, g: &Growth) -> Vec<Pose> {
+    let mut sums = vec![(0.0f64, 0.0f64); g.clusters as usize];
+    for (i, p) in g.placed.iter().enumerate() {
+        let Some(p) = p else { continue };
+        for &c in &shapes.pieces[i].chainlets {
+            let pts = &shapes.chainlets[c].points;
+            let d = p.pose * pts[pts.len() - 1] - p.pose * pts[0];
+            let (w, th) = (d.norm(), d.y.atan2(d.x));
+            let s = &mut sums[p.cluster as usize];
+            s.0 += w * (4.0 * th).cos();
+            s.1 += w * (4.0 * th).sin();
+        }
+    }
+    sums.iter()
+        .map(|&(c, s)| Pose::rotation(-s.atan2(c) / 4.0))
         .collect()
 }
 

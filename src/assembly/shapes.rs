@@ -8,6 +8,9 @@ use crate::piece_set::{ChainletFeatures, PieceSet};
 /// Points per chainlet in contour comparison: enough to follow a knob, few enough to compare
 /// thousands of candidate pairs quickly.
 pub const SAMPLES: usize = 48;
+/// Points of the polyline that closest-point refinement snaps to: fine enough that a pixel
+/// of misalignment shows, bounded so big photos cost no more than small ones.
+pub const DENSE_SAMPLES: usize = 160;
 /// Points of the coarse outline used for intersection tests.
 const POLYGON_POINTS: usize = 120;
 
@@ -33,6 +36,8 @@ pub struct ChainletShape {
     pub start: usize,
     pub end: usize,
     pub points: Vec<P2>,
+    /// [`DENSE_SAMPLES`] points by arc length, for closest-point refinement.
+    pub dense: Vec<P2>,
     pub samples: Vec<P2>,
     pub features: ChainletFeatures,
     /// Too close to a straight line to be matched by shape: exterior-boundary candidate.
@@ -84,6 +89,7 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
                 continue;
             }
             let samples = resample(&points, SAMPLES);
+            let dense = resample(&points, DENSE_SAMPLES.min(points.len()).max(2));
             chainlet_ids.push(shapes.chainlets.len());
             shapes.chainlets.push(ChainletShape {
                 piece: pi,
@@ -92,6 +98,7 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
                 end: e,
                 straight: is_straight(&samples),
                 points,
+                dense,
                 samples,
                 features: c.features.clone(),
             });
