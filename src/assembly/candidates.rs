@@ -6,9 +6,11 @@
 //! weighted feature separation S_ij = Σ w_k (f_ik − g_jk)².
 //!
 //! Thresholds and weights come from the puzzle itself, never from constants tuned to a sample:
-//! - the measurement precision σ_k of feature k is the robust spread (1.4826 × median) of the
-//!   residual |f_ik − g_jk| between each chainlet and its nearest complementary neighbour —
-//!   in a puzzle most nearest neighbours are true mates, so this is the noise of the front end;
+//! - the measurement precision σ_k of feature k comes from the residual |f_ik − g_jk| between
+//!   each chainlet and its nearest complementary neighbour (in a puzzle most nearest neighbours
+//!   are true mates, so this is the noise of the front end): the larger of 1.4826 × median and
+//!   the 90th percentile / 1.645, because some features are integers (crossings) or heavy-tailed,
+//!   where a median of 0 would reject true mates, while a loose threshold only costs time;
 //!   T_k = 5 σ_k (with a floor of one pixel, or one crossing);
 //! - the weight w_k = ln(1 + var_k / σ_k²) / σ_k²: deviations are measured in units of noise,
 //!   and a feature counts more the more it varies across the puzzle relative to its noise (the
@@ -164,7 +166,10 @@ fn feature_stats(shapes: &Shapes, active: &[usize]) -> FeatureStats {
         }
     }
     let precision: [f64; FEATURES] = std::array::from_fn(|k| {
-        (1.4826 * median(&mut residuals[k].clone())).max(FLOORS[k] / THRESHOLD_SIGMAS)
+        let r = &mut residuals[k];
+        let mad = 1.4826 * median(r);
+        let q90 = quantile(r, 0.9) / 1.645;
+        mad.max(q90).max(FLOORS[k] / THRESHOLD_SIGMAS)
     });
     FeatureStats {
         names: NAMES,
@@ -183,6 +188,15 @@ fn median(v: &mut [f64]) -> f64 {
     }
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// The `q` quantile of `v` (sorted in place).
+fn quantile(v: &mut [f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * q).round() as usize]
 }
 
 fn robust_spread(v: &[f64]) -> f64 {

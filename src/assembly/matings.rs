@@ -14,6 +14,11 @@ const REFINE_LIMIT: usize = 6;
 /// Δ threshold T as a multiple of the typical best-mate Δ: a mate may be this many times
 /// worse (in squared distance) than the puzzle's median best mate before it is rejected.
 const DELTA_FACTOR: f64 = 16.0;
+/// … or this many times the 90th percentile of best-mate Δ, whichever is larger: on clean
+/// data the median is tiny and a few chainlets with slightly shifted corners still must pass.
+const TAIL_FACTOR: f64 = 3.0;
+/// No threshold below an RMS distance of this many pixels: quantisation alone gives that.
+const MIN_RMS_PX: f64 = 1.5;
 /// Overlap tolerance as a fraction of the median piece size: outlines of true mates cross
 /// by a pixel or two where the cut is noisy; overlapping pieces go much deeper.
 const OVERLAP_FRACTION: f64 = 0.04;
@@ -86,8 +91,16 @@ pub fn mating_table(
         .filter_map(|m| m.first().map(|m| per_point(m.delta)))
         .collect();
     best.sort_by(f64::total_cmp);
-    let typical = best.get(best.len() / 2).copied().unwrap_or(1.0).max(0.25);
-    let delta_threshold = DELTA_FACTOR * typical * super::shapes::SAMPLES as f64;
+    let at = |q: f64| {
+        best.get(((best.len().max(1) - 1) as f64 * q) as usize)
+            .copied()
+    };
+    let typical = at(0.5).unwrap_or(1.0);
+    let tail = at(0.9).unwrap_or(1.0);
+    let delta_threshold = (DELTA_FACTOR * typical)
+        .max(TAIL_FACTOR * tail)
+        .max(MIN_RMS_PX * MIN_RMS_PX)
+        * super::shapes::SAMPLES as f64;
     for list in &mut per_chainlet {
         list.retain(|m| m.delta <= delta_threshold);
     }

@@ -39,6 +39,12 @@ pub struct AssemblyReport {
     pub comparisons: usize,
     /// Closures that failed the intersection or closure test and were backed out of.
     pub rejected_closures: usize,
+    /// Chainlets, those with enough shape to match (not straight), those with at least one
+    /// feature-similar candidate, and those with at least one acceptable mating.
+    pub chainlets: usize,
+    pub chainlets_shaped: usize,
+    pub chainlets_with_candidates: usize,
+    pub chainlets_with_matings: usize,
 }
 
 /// Candidates per chainlet kept after the feature test, smallest separation first.
@@ -67,5 +73,9 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         delta_threshold: table.delta_threshold,
         comparisons: table.comparisons,
         rejected_closures: growth.rejections,
+        chainlets: shapes.chainlets.len(),
+        chainlets_shaped: shapes.chainlets.iter().filter(|c| !c.straight).count(),
+        chainlets_with_candidates: cands.iter().filter(|c| !c.is_empty()).count(),
+        chainlets_with_matings: table.per_chainlet.iter().filter(|m| !m.is_empty()).count(),
     }
 }

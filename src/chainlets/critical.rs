@@ -49,7 +49,9 @@ impl ArmFit {
     /// Least squares for `x(t) = a + b·t + c·t²` over `t ∈ sign·[gap, len]`, solved once in
     /// closed form so that `a` and `b` are fixed linear combinations of the samples.
     fn new(gap: usize, len: usize, sign: isize) -> ArmFit {
-        let offsets: Vec<isize> = (gap..=len.max(gap + 2)).map(|t| sign * t as isize).collect();
+        let offsets: Vec<isize> = (gap..=len.max(gap + 2))
+            .map(|t| sign * t as isize)
+            .collect();
         let mut m = [[0.0f64; 3]; 3];
         for &t in &offsets {
             let t = t as f64;

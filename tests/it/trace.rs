@@ -73,6 +73,10 @@ fn white_1000_masks_have_four_corners() {
         .collect();
     let good = results.iter().filter(|r| r.2).count();
     let bad: Vec<_> = results.iter().filter(|r| !r.2).collect();
-    eprintln!("white-1000: {good}/{} with 4 rectangular corners; bad: {:?}", results.len(), &bad[..bad.len().min(30)]);
+    eprintln!(
+        "white-1000: {good}/{} with 4 rectangular corners; bad: {:?}",
+        results.len(),
+        &bad[..bad.len().min(30)]
+    );
     assert!(good as f64 >= 0.995 * results.len() as f64);
 }
