@@ -45,8 +45,11 @@ const NAMES: [&str; FEATURES] = [
     "crossings",
     "area_ratio",
 ];
-/// Smallest meaningful threshold per feature: a pixel, a pixel², one crossing, 2 %.
-const FLOORS: [f64; FEATURES] = [1.0, 1.0, 4.0, 1.0, 1.0, 1.0, 0.02];
+/// Smallest meaningful threshold per feature: a pixel, a pixel², 2 %. Crossings get 7: the
+/// shoulders of a knob run along the distance vector, so pixel noise adds or removes pairs of
+/// crossings between true mates (0 against 4 is common); the count then only separates
+/// chainlets that wind back and forth a lot.
+const FLOORS: [f64; FEATURES] = [1.0, 1.0, 4.0, 1.0, 1.0, 7.0, 0.02];
 
 fn own(c: &ChainletShape) -> [f64; FEATURES] {
     let f = &c.features;

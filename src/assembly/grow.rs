@@ -3,10 +3,13 @@
 //! The cluster keeps its open chainlets (the exterior boundary). Every acceptable mating of
 //! an open chainlet proposes a pose for an unplaced piece; proposals for the same piece that
 //! agree on the pose are merged, so a piece that mates two or more open chainlets at once is
-//! a *junction closure* (the paper's multiple closure falls out of the same test). The next
-//! piece is the one that closes the most junctions, then the one with the best figure of
-//! merit (its Δ over the Δ of the next-best alternative), then the one beside the last-mated
-//! piece, which keeps the growth a spiral around the seed.
+//! a *junction closure* (the paper's multiple closure falls out of the same test). Proposals
+//! are taken in tiers: junction closures first (two matings agreeing on a pose are strong
+//! evidence), then single matings that are mutually best (each chainlet is the other's best
+//! mate), then the rest. Within a tier the cost is Δ in units of the puzzle's typical Δ times
+//! the figure of merit (Δ over the Δ of the next-best alternative), so a mating must be both
+//! good and unambiguous; ties go to the piece beside the last-mated one, which keeps the growth
+//! a spiral around the seed.
 //!
 //! Before a piece joins it must pass the intersection test (no overlap with any placed piece)
 //! and the closure test: wherever one of its chainlets now lies along an open chainlet of the
@@ -15,7 +18,7 @@
 //! merit. Growth is linear in the number of proposals: no exponential search.
 
 use super::compare::overlaps;
-use super::geometry::{pose_difference, Pose, P2};
+use super::geometry::{fit_rigid, pose_difference, Pose, P2};
 use super::matings::MatingTable;
 use super::shapes::Shapes;
 
@@ -23,7 +26,13 @@ use super::shapes::Shapes;
 const POSE_FRACTION: f64 = 0.05;
 const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
 const ENDPOINT_FRACTION: f64 = 0.07;
-const OVERLAP_FRACTION: f64 = 0.04;
+const OVERLAP_FRACTION: f64 = 0.08;
+/// A single mating whose Δ is more than this fraction of the next-best alternative's is
+/// ambiguous: it may still be used, but only after every unambiguous one.
+const AMBIGUOUS_MERIT: f64 = 0.5;
+/// In the closure test, chainlets lying along each other must match within this many times
+/// the puzzle's typical Δ (they are compared without refinement, so allow some slack).
+const CLOSURE_FACTOR: f64 = 30.0;
 
 #[derive(Clone, Debug)]
 pub struct Placed {
@@ -62,6 +71,11 @@ struct Proposal {
     supports: Vec<(usize, usize, f64)>,
     /// Figure of merit of the first support.
     merit: f64,
+    /// Whether the first support is a mutual best mating.
+    mutual: bool,
+    /// The closure test's outcome at this pose: the cluster chainlets it closes. `None` until
+    /// evaluated, and again whenever a piece is placed nearby.
+    closes: Option<Vec<(usize, usize, f64)>>,
 }
 
 pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
@@ -95,39 +109,42 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
         grower.members.push(seed);
         grower.propose_from(seed, &g);
         let mut last = seed;
-        while let Some((piece, proposal)) = grower.best(&g, last) {
-            match grower.closure(piece, &proposal, &g) {
-                Some(closed) => {
-                    sequence += 1;
-                    for &(a, b, d) in &closed {
-                        g.mate_of[a] = Some((b, d));
-                        g.mate_of[b] = Some((a, d));
-                    }
-                    if closed.len() >= 2 {
-                        let position = junction_point(shapes, &closed, &proposal.pose);
-                        g.junctions.push(ClosedJunction {
-                            cluster,
-                            position,
-                            merit: proposal.merit,
-                        });
-                    }
-                    g.placed[piece] = Some(Placed {
-                        pose: proposal.pose,
-                        sequence,
-                        cluster,
-                        supports: closed.len(),
-                        merit: proposal.merit,
-                    });
-                    grower.members.push(piece);
-                    grower.proposals[piece].clear();
-                    grower.propose_from(piece, &g);
-                    last = piece;
-                }
-                None => {
-                    g.rejections += 1;
-                    grower.drop_proposal(piece, &proposal);
-                }
+        loop {
+            g.rejections += grower.refresh(&g);
+            let Some((piece, proposal)) = grower.best(&g, last) else {
+                break;
+            };
+            let closed = proposal.closes.clone().unwrap_or_default();
+            let pose = if closed.len() >= 2 {
+                joint_fit(shapes, &g, &closed, &proposal.pose)
+            } else {
+                proposal.pose
+            };
+            sequence += 1;
+            for &(a, b, d) in &closed {
+                g.mate_of[a] = Some((b, d));
+                g.mate_of[b] = Some((a, d));
             }
+            if closed.len() >= 2 {
+                let position = junction_point(shapes, &closed, &proposal.pose);
+                g.junctions.push(ClosedJunction {
+                    cluster,
+                    position,
+                    merit: proposal.merit,
+                });
+            }
+            g.placed[piece] = Some(Placed {
+                pose,
+                sequence,
+                cluster,
+                supports: closed.len(),
+                merit: proposal.merit,
+            });
+            grower.members.push(piece);
+            grower.proposals[piece].clear();
+            grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
+            grower.propose_from(piece, &g);
+            last = piece;
         }
         g.clusters += 1;
         if grower.members.len() == 1 {
@@ -198,6 +215,14 @@ impl Grower<'_> {
                     .find(|o| self.shapes.chainlets[o.b].piece != j)
                     .map_or(self.table.delta_threshold, |o| o.delta);
                 let merit = m.delta / next.max(f64::MIN_POSITIVE);
+                let mutual = self.table.per_chainlet[m.b]
+                    .iter()
+                    .find(|r| g.placed[self.shapes.chainlets[r.b].piece].is_some() || r.b == a)
+                    .is_some_and(|r| r.b == a)
+                    && list
+                        .iter()
+                        .find(|o| g.placed[self.shapes.chainlets[o.b].piece].is_none())
+                        .is_some_and(|o| o.b == m.b);
                 let p = pose * m.pose;
                 let centroid = self.shapes.pieces[j].centroid;
                 let existing = self.proposals[j].iter_mut().find(|q| {
@@ -208,12 +233,15 @@ impl Grower<'_> {
                     Some(q) if !q.supports.iter().any(|s| s.0 == a || s.1 == m.b) => {
                         q.supports.push((a, m.b, m.delta));
                         q.merit = q.merit.min(merit);
+                        q.closes = None;
                     }
                     Some(_) => {}
                     None => self.proposals[j].push(Proposal {
                         pose: p,
                         supports: vec![(a, m.b, m.delta)],
                         merit,
+                        mutual,
+                        closes: None,
                     }),
                 }
             }
@@ -229,22 +257,29 @@ impl Grower<'_> {
                     .norm()
             })
         };
-        let mut best: Option<(usize, &Proposal, (usize, f64, f64))> = None;
+        let unit = self.table.delta_typical;
+        let mut best: Option<(usize, &Proposal, (u8, f64, f64))> = None;
         for (j, list) in self.proposals.iter().enumerate() {
             for q in list {
-                let live = q
-                    .supports
-                    .iter()
-                    .filter(|s| g.mate_of[s.0].is_none())
-                    .count();
-                if live == 0 {
+                let Some(live) = &q.closes else {
+                    continue;
+                };
+                let live: Vec<f64> = live.iter().map(|s| s.2).collect();
+                if live.is_empty() {
                     continue;
                 }
-                let key = (live.min(4), q.merit, near_last(j, &q.pose));
+                let tier = match live.len() {
+                    1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
+                    1 => 2,
+                    _ => 0,
+                };
+                let mean = live.iter().sum::<f64>() / live.len() as f64;
+                let cost = (mean / unit) * q.merit.max(0.05);
+                let key = (tier, cost, near_last(j, &q.pose));
                 let better = match &best {
                     None => true,
                     Some((_, _, k)) => {
-                        key.0 > k.0
+                        key.0 < k.0
                             || (key.0 == k.0 && (key.1 < k.1 || (key.1 == k.1 && key.2 < k.2)))
                     }
                 };
@@ -256,8 +291,46 @@ impl Grower<'_> {
         best.map(|(j, q, _)| (j, q.clone()))
     }
 
-    fn drop_proposal(&mut self, piece: usize, proposal: &Proposal) {
-        self.proposals[piece].retain(|q| q.pose != proposal.pose);
+    /// Runs the closure test on every proposal not yet evaluated; drops those that fail.
+    /// Returns how many were dropped.
+    fn refresh(&mut self, g: &Growth) -> usize {
+        let mut dropped = 0;
+        for j in 0..self.proposals.len() {
+            if self.proposals[j].iter().all(|q| q.closes.is_some()) {
+                continue;
+            }
+            let outcomes: Vec<Option<Vec<(usize, usize, f64)>>> = self.proposals[j]
+                .iter()
+                .map(|q| match &q.closes {
+                    Some(c) => Some(c.clone()),
+                    None => self.closure(j, q, g),
+                })
+                .collect();
+            let before = self.proposals[j].len();
+            let mut kept = Vec::with_capacity(before);
+            for (mut q, outcome) in self.proposals[j].drain(..).zip(outcomes) {
+                if let Some(c) = outcome {
+                    q.closes = Some(c);
+                    kept.push(q);
+                }
+            }
+            dropped += before - kept.len();
+            self.proposals[j] = kept;
+        }
+        dropped
+    }
+
+    /// A piece placed at `at` may change the closure of proposals around it.
+    fn invalidate_near(&mut self, at: &P2) {
+        let reach = 2.5 * self.shapes.median_size;
+        for (j, list) in self.proposals.iter_mut().enumerate() {
+            let c = self.shapes.pieces[j].centroid;
+            for q in list.iter_mut() {
+                if (q.pose * c - at).norm() < reach {
+                    q.closes = None;
+                }
+            }
+        }
     }
 
     /// The intersection and closure tests. On success, every (cluster chainlet, piece
@@ -304,7 +377,9 @@ impl Grower<'_> {
                     if ca.straight && cb.straight {
                         continue;
                     }
-                    if delta > 2.0 * self.table.delta_threshold {
+                    let limit = (2.0 * self.table.delta_threshold)
+                        .min(CLOSURE_FACTOR * self.table.delta_typical);
+                    if delta > limit {
                         return None;
                     }
                     closed.push((a, b, delta));
@@ -324,6 +399,26 @@ fn shape_distance(shapes: &Shapes, a: usize, b: usize, rel: &Pose) -> f64 {
         .zip(cb.samples.iter().rev())
         .map(|(x, y)| (x - rel * y).norm_squared())
         .sum()
+}
+
+/// The pose that fits all the closed chainlets at once (least squares on arc-length
+/// correspondences): a piece closing a junction is held by two or more neighbours, and fitting
+/// to all of them stops small pose errors from accumulating along the spiral.
+fn joint_fit(shapes: &Shapes, g: &Growth, closed: &[(usize, usize, f64)], start: &Pose) -> Pose {
+    let mut from = Vec::new();
+    let mut to = Vec::new();
+    for &(a, b, _) in closed {
+        let (ca, cb) = (&shapes.chainlets[a], &shapes.chainlets[b]);
+        let Some(q) = g.placed[ca.piece].as_ref().map(|p| p.pose) else {
+            continue;
+        };
+        from.extend(cb.samples.iter().rev().copied());
+        to.extend(ca.samples.iter().map(|p| q * p));
+    }
+    if from.len() < 3 {
+        return *start;
+    }
+    fit_rigid(&from, &to).0
 }
 
 /// Where the closed chainlets meet: the critical point shared by two consecutive chainlets of

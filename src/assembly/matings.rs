@@ -38,6 +38,8 @@ pub struct MatingTable {
     pub per_chainlet: Vec<Vec<Mating>>,
     /// The Δ threshold T derived from this puzzle.
     pub delta_threshold: f64,
+    /// The median Δ of each chainlet's best mating: the unit in which matings are ranked.
+    pub delta_typical: f64,
     pub stats: FeatureStats,
     /// How many contour comparisons were made (coarse + refined).
     pub comparisons: usize,
@@ -107,6 +109,7 @@ pub fn mating_table(
     MatingTable {
         per_chainlet,
         delta_threshold,
+        delta_typical: typical.max(0.05) * super::shapes::SAMPLES as f64,
         stats,
         comparisons,
     }
