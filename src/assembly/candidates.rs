@@ -54,7 +54,7 @@ const FLOORS: [f64; FEATURES] = [1.0, 1.0, 4.0, 1.0, 1.0, 7.0, 0.02];
 fn own(c: &ChainletShape) -> [f64; FEATURES] {
     let f = &c.features;
     [
-        f.chain_length,
+        c.length,
         f.distance_vector_length,
         f.signed_area,
         f.max_perpendicular,
@@ -68,7 +68,7 @@ fn own(c: &ChainletShape) -> [f64; FEATURES] {
 fn complement(c: &ChainletShape) -> [f64; FEATURES] {
     let f = &c.features;
     [
-        f.chain_length,
+        c.length,
         f.distance_vector_length,
         -f.signed_area,
         -f.min_perpendicular,

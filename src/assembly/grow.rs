@@ -33,6 +33,11 @@ const AMBIGUOUS_MERIT: f64 = 0.5;
 /// In the closure test, chainlets lying along each other must match within this many times
 /// the puzzle's typical Δ (they are compared without refinement, so allow some slack).
 const CLOSURE_FACTOR: f64 = 30.0;
+/// Every this many placements the cluster is relaxed: each piece refitted to all its mated
+/// neighbours. Small pose errors of single matings otherwise add up along the spiral until
+/// true closures far from the seed fail the overlap test.
+const RELAX_EVERY: usize = 25;
+const RELAX_SWEEPS: usize = 3;
 
 #[derive(Clone, Debug)]
 pub struct Placed {
@@ -142,10 +147,16 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
             });
             grower.members.push(piece);
             grower.proposals[piece].clear();
-            grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
-            grower.propose_from(piece, &g);
+            if grower.members.len() % RELAX_EVERY == 0 {
+                relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
+                grower.repropose(&g);
+            } else {
+                grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
+                grower.propose_from(piece, &g);
+            }
             last = piece;
         }
+        relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
         g.clusters += 1;
         if grower.members.len() == 1 {
             // A lone piece is not a cluster: it stays unplaced (no mate found).
@@ -320,6 +331,16 @@ impl Grower<'_> {
         dropped
     }
 
+    /// Proposals made afresh from every member's current pose (after relaxation).
+    fn repropose(&mut self, g: &Growth) {
+        for list in &mut self.proposals {
+            list.clear();
+        }
+        for &m in &self.members.clone() {
+            self.propose_from(m, g);
+        }
+    }
+
     /// A piece placed at `at` may change the closure of proposals around it.
     fn invalidate_near(&mut self, at: &P2) {
         let reach = 2.5 * self.shapes.median_size;
@@ -399,6 +420,32 @@ fn shape_distance(shapes: &Shapes, a: usize, b: usize, rel: &Pose) -> f64 {
         .zip(cb.samples.iter().rev())
         .map(|(x, y)| (x - rel * y).norm_squared())
         .sum()
+}
+
+/// Gauss–Seidel relaxation: each member (the seed stays fixed) moved to the pose that best
+/// fits all its mated chainlets to their mates as they are now placed.
+fn relax(shapes: &Shapes, g: &mut Growth, members: &[usize], sweeps: usize) {
+    for _ in 0..sweeps {
+        for &m in members.iter().skip(1) {
+            let mut from = Vec::new();
+            let mut to = Vec::new();
+            for &a in &shapes.pieces[m].chainlets {
+                let Some((b, _)) = g.mate_of[a] else { continue };
+                let cb = &shapes.chainlets[b];
+                let Some(q) = g.placed[cb.piece].as_ref().map(|p| p.pose) else {
+                    continue;
+                };
+                from.extend(shapes.chainlets[a].samples.iter().copied());
+                to.extend(cb.samples.iter().rev().map(|p| q * p));
+            }
+            if from.len() >= 2 * super::shapes::SAMPLES {
+                let pose = fit_rigid(&from, &to).0;
+                if let Some(p) = g.placed[m].as_mut() {
+                    p.pose = pose;
+                }
+            }
+        }
+    }
 }
 
 /// The pose that fits all the closed chainlets at once (least squares on arc-length

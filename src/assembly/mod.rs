@@ -3,13 +3,13 @@
 //! ([`compare`]) into a mating table ([`matings`]), and outward growth by junction closure
 //! ([`grow`]). The result is the assembly table ([`Assembly`]).
 
-mod candidates;
-mod compare;
-mod geometry;
-mod grow;
-mod matings;
+pub mod candidates;
+pub mod compare;
+pub mod geometry;
+pub mod grow;
+pub mod matings;
 mod output;
-mod shapes;
+pub mod shapes;
 mod table;
 
 pub use candidates::FeatureStats;

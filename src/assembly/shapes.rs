@@ -39,6 +39,9 @@ pub struct ChainletShape {
     /// [`DENSE_SAMPLES`] points by arc length, for closest-point refinement.
     pub dense: Vec<P2>,
     pub samples: Vec<P2>,
+    /// Arc length of the smoothed chainlet. The chain's own length (even codes 1, odd √2)
+    /// changes by up to 8 % with the piece's rotation, and mates lie at different rotations.
+    pub length: f64,
     pub features: ChainletFeatures,
     /// Too close to a straight line to be matched by shape: exterior-boundary candidate.
     pub straight: bool,
@@ -89,6 +92,7 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
                 continue;
             }
             let samples = resample(&points, SAMPLES);
+            let length = points.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
             let dense = resample(&points, DENSE_SAMPLES.min(points.len()).max(2));
             chainlet_ids.push(shapes.chainlets.len());
             shapes.chainlets.push(ChainletShape {
@@ -97,6 +101,7 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
                 start: s,
                 end: e,
                 straight: is_straight(&samples),
+                length,
                 points,
                 dense,
                 samples,
