@@ -30,16 +30,19 @@ pub fn compare_coarse(a: &ChainletShape, b: &ChainletShape) -> Comparison {
 pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
     let mut cmp = compare_coarse(a, b);
     let inverted: Vec<P2> = b.samples.iter().rev().copied().collect();
+    let b_dense_rev: Vec<P2> = b.dense.iter().rev().copied().collect();
     for _ in 0..3 {
-        let moved: Vec<P2> = b.dense.iter().map(|p| cmp.pose * p).collect();
+        let moved: Vec<P2> = b_dense_rev.iter().map(|p| cmp.pose * p).collect();
         let targets: Vec<P2> = inverted
             .iter()
-            .map(|p| nearest_on_polyline(&a.dense, &(cmp.pose * p)))
+            .enumerate()
+            .map(|(i, p)| nearest_near(&a.dense, &(cmp.pose * p), i))
             .collect();
         let sources: Vec<P2> = a
             .samples
             .iter()
-            .map(|p| nearest_on_polyline(&moved, p))
+            .enumerate()
+            .map(|(i, p)| nearest_near(&moved, p, i))
             .collect();
         // Pairs in the form (b point in b's frame, its target in a's frame).
         let inv_pose = cmp.pose.inverse();
@@ -56,17 +59,19 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
         let (pose, _) = fit_rigid(&from, &to);
         cmp.pose = pose;
     }
-    let moved: Vec<P2> = b.dense.iter().map(|p| cmp.pose * p).collect();
+    let moved: Vec<P2> = b_dense_rev.iter().map(|p| cmp.pose * p).collect();
     let a_to_b: f64 = a
         .samples
         .iter()
-        .map(|p| (nearest_on_polyline(&moved, p) - p).norm_squared())
+        .enumerate()
+        .map(|(i, p)| (nearest_near(&moved, p, i) - p).norm_squared())
         .sum();
     let b_to_a: f64 = inverted
         .iter()
-        .map(|p| {
+        .enumerate()
+        .map(|(i, p)| {
             let q = cmp.pose * p;
-            (nearest_on_polyline(&a.dense, &q) - q).norm_squared()
+            (nearest_near(&a.dense, &q, i) - q).norm_squared()
         })
         .sum();
     cmp.delta = (a_to_b + b_to_a) / 2.0;
@@ -76,13 +81,32 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
 /// Whether piece `b`, moved by `pose` into piece `a`'s frame, overlaps `a` by more than `tol`
 /// pixels anywhere: a mate whose placed shape would overlap the other piece is rejected.
 pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
-    let deep = b
-        .polygon
-        .iter()
-        .map(|p| pose * p)
-        .filter(|p| inside_polygon(&a.polygon, p) && distance_to_boundary(&a.polygon, p) > tol)
-        .count();
-    deep > 1
+    let [x0, y0, x1, y1] = a.bounds;
+    let mut deep = 0;
+    for p in b.polygon.iter().map(|p| pose * p) {
+        if p.x < x0 + tol || p.x > x1 - tol || p.y < y0 + tol || p.y > y1 - tol {
+            continue;
+        }
+        if inside_polygon(&a.polygon, &p) && distance_to_boundary(&a.polygon, &p) > tol {
+            deep += 1;
+            if deep > 1 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Closest point to `p` on `line`, searched near where sample `i` of [`SAMPLES`] falls by
+/// arc length: mates correspond monotonically, so a window of a few percent of the chainlet
+/// on either side is enough and keeps refinement linear instead of quadratic.
+fn nearest_near(line: &[P2], p: &P2, i: usize) -> P2 {
+    let n = line.len();
+    let centre = i * (n - 1) / (SAMPLES - 1);
+    let window = (n / 8).max(4);
+    let lo = centre.saturating_sub(window);
+    let hi = (centre + window + 1).min(n);
+    nearest_on_polyline(&line[lo..hi], p)
 }
 
 fn nearest_on_polyline(line: &[P2], p: &P2) -> P2 {

@@ -21,6 +21,8 @@ pub struct PieceShape {
     pub outline: Vec<P2>,
     /// A coarse copy of the outline for fast overlap tests.
     pub polygon: Vec<P2>,
+    /// `[x0, y0, x1, y1]` of the outline, for cheap rejection before point-in-polygon.
+    pub bounds: [f64; 4],
     pub centroid: P2,
     /// √area: the length scale tolerances are taken relative to.
     pub size: f64,
@@ -108,11 +110,17 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
                 features: c.features.clone(),
             });
         }
+        let bounds = outline
+            .iter()
+            .fold([f64::MAX, f64::MAX, f64::MIN, f64::MIN], |b, p| {
+                [b[0].min(p.x), b[1].min(p.y), b[2].max(p.x), b[3].max(p.y)]
+            });
         shapes.pieces.push(PieceShape {
             id: piece.id,
             image: piece.image.clone(),
             outline,
             polygon,
+            bounds,
             centroid: P2::new(piece.centroid[0], piece.centroid[1]),
             size: area.sqrt(),
             chainlets: chainlet_ids,
