@@ -7,9 +7,9 @@ use crate::util::{sample, shared_data};
 use image::GrayImage;
 use jigsaw::chain::ChainCode;
 use jigsaw::vision::{load_image, segment, trace_mask, LoadLimits, SegmentOptions};
-use opencv::core::{Mat, Point, Scalar, Vector, CV_8UC1};
-use opencv::imgproc::{find_contours, CHAIN_APPROX_NONE, RETR_EXTERNAL};
-use opencv::prelude::*;
+use ::opencv::core::{Mat, Point, Scalar, Vector, CV_8UC1};
+use ::opencv::imgproc::{find_contours, CHAIN_APPROX_NONE, RETR_EXTERNAL};
+use ::opencv::prelude::*;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
