@@ -118,8 +118,9 @@ pub fn overlay_names(set: &PieceSet) -> Vec<String> {
 }
 
 /// Draws `overlays/<image>.png` for every image of the set (decoding each image again, so a
-/// batch never holds all its photos in memory at once).
-pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result<()> {
+/// batch never holds all its photos in memory at once). `unit` is the chain step in pixels
+/// (the `--grid` spacing, or 1).
+pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits, unit: u32) -> Result<()> {
     let names = overlay_names(set);
     set.images
         .par_iter()
@@ -127,7 +128,7 @@ pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result
         .try_for_each(|(img, name)| {
             let image = load_image(Path::new(&img.path), limits)?;
             let pieces: Vec<&Piece> = set.pieces.iter().filter(|p| p.image == img.path).collect();
-            let overlay = draw_overlay(&image, &pieces);
+            let overlay = draw_overlay(&image, &pieces, unit);
             save_png_atomic(&dir.join("overlays").join(&name), &overlay)
                 .with_context(|| format!("overlay of {}", img.path))
         })

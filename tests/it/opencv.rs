@@ -4,12 +4,12 @@
 //! from the same start — and the two chains must be identical.
 
 use crate::util::{sample, shared_data};
+use ::opencv::core::{Mat, Point, Scalar, Vector, CV_8UC1};
+use ::opencv::imgproc::{find_contours, CHAIN_APPROX_NONE, RETR_EXTERNAL, RETR_LIST};
+use ::opencv::prelude::*;
 use image::GrayImage;
 use jigsaw::chain::ChainCode;
 use jigsaw::vision::{load_image, segment, trace_mask, LoadLimits, SegmentOptions};
-use ::opencv::core::{Mat, Point, Scalar, Vector, CV_8UC1};
-use ::opencv::imgproc::{find_contours, CHAIN_APPROX_NONE, RETR_EXTERNAL};
-use ::opencv::prelude::*;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -19,11 +19,24 @@ fn opencv_chain(mask: &GrayImage, start: [i32; 2]) -> ChainCode {
     let mut mat = Mat::new_rows_cols_with_default(h, w, CV_8UC1, Scalar::all(0.0)).unwrap();
     let bytes: Vec<u8> = mask.as_raw().iter().map(|&v| u8::from(v > 127)).collect();
     mat.data_bytes_mut().unwrap().copy_from_slice(&bytes);
-    let mut contours: Vector<Vector<Point>> = Vector::new();
-    find_contours(&mat, &mut contours, RETR_EXTERNAL, CHAIN_APPROX_NONE, Point::new(0, 0)).unwrap();
-    let contour = contours
-        .iter()
-        .find(|c| c.get(0).is_ok_and(|p| [p.x, p.y] == start))
+    // RETR_EXTERNAL, as the issue states; a blob nested in another blob's hole is not
+    // external, so for it look among all borders (RETR_LIST traces outer borders the same way).
+    let starting_at = |mode| {
+        let mut contours: Vector<Vector<Point>> = Vector::new();
+        find_contours(
+            &mat,
+            &mut contours,
+            mode,
+            CHAIN_APPROX_NONE,
+            Point::new(0, 0),
+        )
+        .unwrap();
+        contours
+            .iter()
+            .find(|c| c.get(0).is_ok_and(|p| [p.x, p.y] == start))
+    };
+    let contour = starting_at(RETR_EXTERNAL)
+        .or_else(|| starting_at(RETR_LIST))
         .unwrap_or_else(|| panic!("OpenCV has no outer contour starting at {start:?}"));
     let pts: Vec<[i32; 2]> = contour.iter().map(|p| [p.x, p.y]).collect();
     // Counter-clockwise on screen → clockwise, keeping the start.
@@ -33,7 +46,9 @@ fn opencv_chain(mask: &GrayImage, start: [i32; 2]) -> ChainCode {
 }
 
 fn images_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -65,7 +80,15 @@ fn cross_check(dirs: &[PathBuf]) -> (usize, usize) {
                 let theirs = opencv_chain(&region.mask, ours.start);
                 assert_eq!(ours, theirs, "{} piece {}", f.display(), i + 1);
             }
-            seg.pieces.len()
+            // The image itself thresholded at mid-grey: the ready-made mask sets (white-1000,
+            // lucaSartore) are pieces cut tight to the border, which segmentation calls clipped.
+            let whole = image::DynamicImage::ImageRgb8(image).to_luma8();
+            let ours = trace_mask(&whole);
+            if let Ok(ours) = ours {
+                let theirs = opencv_chain(&whole, ours.start);
+                assert_eq!(ours, theirs, "{} thresholded", f.display());
+            }
+            seg.pieces.len() + 1
         })
         .collect();
     (files.len(), counts.iter().sum())
@@ -90,6 +113,6 @@ fn opencv_agrees_on_every_sample_and_real_image() {
         dirs.push(real);
     }
     let (images, pieces) = cross_check(&dirs);
-    eprintln!("opencv cross-check: {pieces} pieces in {images} images, all identical");
+    eprintln!("opencv cross-check: {pieces} masks (pieces and thresholded images) from {images} images, all identical");
     assert!(pieces > 0);
 }

@@ -111,11 +111,17 @@ fn white_1000_masks_have_four_corners() {
     let (mut pairs, mut matched, mut control, mut control_matched) = (0, 0, 0, 0);
     for (&(x, y), id) in &cell {
         for (dx, dy) in [(1, 0), (0, 1)] {
-            let Some(other) = cell.get(&(x + dx, y + dy)) else { continue };
-            let (Some(a), Some(b)) = (sides.get(id), sides.get(other)) else { continue };
+            let Some(other) = cell.get(&(x + dx, y + dy)) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (sides.get(id), sides.get(other)) else {
+                continue;
+            };
             pairs += 1;
             matched += usize::from(best_side_match(a, b) < 0.01);
-            let Some(far) = cell.get(&((x + 7) % 40, (y + 11) % 25)) else { continue };
+            let Some(far) = cell.get(&((x + 7) % 40, (y + 11) % 25)) else {
+                continue;
+            };
             let Some(c) = sides.get(far) else { continue };
             control += 1;
             control_matched += usize::from(best_side_match(a, c) < 0.01);
@@ -187,7 +193,10 @@ fn luca_sartore_corners_match_the_authors() {
         .collect();
     let good = errors.iter().filter(|e| e.1 <= 0.02).count();
     let bad: Vec<_> = errors.iter().filter(|e| e.1 > 0.02).collect();
-    eprintln!("lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}", errors.len());
+    eprintln!(
+        "lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}",
+        errors.len()
+    );
     // The issue asks for 99%; we reach 208/222 (93.7%): two pieces whose knobs hide a corner
     // and a dozen within 2–5%. Guard the level reached so it cannot regress.
     assert!(good as f64 >= 0.93 * errors.len() as f64);
@@ -252,11 +261,25 @@ fn trace_json_has_the_contract_fields() {
         assert!(["clipped", "merged", "speck"].contains(&r["reason"].as_str().unwrap()));
     }
     let p = &v["pieces"][0];
-    for k in ["id", "image", "bbox", "centroid", "area", "chain", "critical_points", "chainlets", "polygon"] {
+    for k in [
+        "id",
+        "image",
+        "bbox",
+        "centroid",
+        "area",
+        "chain",
+        "critical_points",
+        "chainlets",
+        "polygon",
+    ] {
         assert!(!p[k].is_null(), "pieces[].{k}");
     }
     assert_eq!(p["image"], img["path"]);
-    assert!(p["chain"]["codes"].as_str().unwrap().chars().all(|c| ('0'..='7').contains(&c)));
+    assert!(p["chain"]["codes"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .all(|c| ('0'..='7').contains(&c)));
     assert_eq!(p["chain"]["start"].as_array().unwrap().len(), 2);
     let cp = &p["critical_points"][0];
     for k in ["index", "x", "y", "angle_deg", "kind"] {
@@ -283,7 +306,11 @@ fn trace_batch_folder_numbers_pieces_across_images() {
     let o = run(&["trace", tmp.path().to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let set: jigsaw::piece_set::PieceSet = serde_json::from_slice(&o.stdout).unwrap();
-    let names: Vec<&str> = set.images.iter().map(|i| i.path.rsplit('/').next().unwrap()).collect();
+    let names: Vec<&str> = set
+        .images
+        .iter()
+        .map(|i| i.path.rsplit('/').next().unwrap())
+        .collect();
     assert_eq!(names, ["1.jpeg", "2.jpeg", "10.jpeg"], "natural order");
     assert_eq!(set.pieces.len(), 3);
     for (k, p) in set.pieces.iter().enumerate() {
@@ -311,7 +338,9 @@ fn bad_inputs_each_get_one_error_line_and_the_rest_is_traced() {
         .unwrap();
     std::fs::create_dir(d.join("empty")).unwrap();
     let huge = d.join("huge.png");
-    image::RgbImage::from_pixel(400, 300, image::Rgb([255, 255, 255])).save(&huge).unwrap();
+    image::RgbImage::from_pixel(400, 300, image::Rgb([255, 255, 255]))
+        .save(&huge)
+        .unwrap();
     let bad = [
         d.join("missing.png"),
         d.join("empty"),
@@ -334,7 +363,11 @@ fn bad_inputs_each_get_one_error_line_and_the_rest_is_traced() {
     assert_eq!(lines.len(), bad.len(), "{stderr}");
     for b in &bad {
         let name = b.display().to_string();
-        assert_eq!(lines.iter().filter(|l| l.contains(&name)).count(), 1, "{name}: {stderr}");
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(&name)).count(),
+            1,
+            "{name}: {stderr}"
+        );
     }
     let set = jigsaw::vision::load_dump(&out).unwrap();
     assert_eq!(set.pieces.len(), 9, "the good photo is still traced");
@@ -343,7 +376,10 @@ fn bad_inputs_each_get_one_error_line_and_the_rest_is_traced() {
     let o = run(&["trace", huge.to_str().unwrap(), "--max-pixels", "1000"]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("huge.png") && stderr.contains("limit"), "{stderr}");
+    assert!(
+        stderr.contains("huge.png") && stderr.contains("limit"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -409,7 +445,11 @@ fn jigsaw_mask(angle: f64, size: u32) -> GrayImage {
 
 fn describe_mask(mask: GrayImage) -> jigsaw::piece_set::Piece {
     let area = mask.pixels().filter(|p| p.0[0] > 0).count() as u64;
-    let region = PieceRegion { bbox: [0, 0, mask.width(), mask.height()], mask, area };
+    let region = PieceRegion {
+        bbox: [0, 0, mask.width(), mask.height()],
+        mask,
+        area,
+    };
     describe_piece(1, "synthetic", &region, &DescribeOptions::default()).unwrap()
 }
 
@@ -417,7 +457,10 @@ fn describe_mask(mask: GrayImage) -> jigsaw::piece_set::Piece {
 fn synthetic_piece_has_four_corners_and_no_knob_corners() {
     let p = describe_mask(jigsaw_mask(0.0, 300));
     assert_eq!(p.critical_points.len(), 4, "{:?}", p.critical_points);
-    assert!(p.critical_points.iter().all(|c| c.kind == CriticalKind::Discontinuity));
+    assert!(p
+        .critical_points
+        .iter()
+        .all(|c| c.kind == CriticalKind::Discontinuity));
     for c in &p.critical_points {
         assert!((c.angle_deg - 90.0).abs() < 15.0, "{c:?}");
     }
@@ -501,4 +544,31 @@ proptest! {
         prop_assert_eq!(want.len(), got.len());
         prop_assert!(format!("{got}{got}").contains(&want), "{} vs {}", want, got);
     }
+}
+
+#[test]
+fn pikachu_photos_each_give_one_piece_with_four_corners() {
+    let Some(dir) = shared_data("real/roksenhorn-puzzle-bot/pikachu-100/0_input") else {
+        return;
+    };
+    let (files, errors) = jigsaw::vision::collect_inputs(&[dir]);
+    assert!(errors.is_empty());
+    assert_eq!(files.len(), 100);
+    let run = jigsaw::vision::trace_images(&files, &Default::default(), &|_| {});
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    assert_eq!(run.set.pieces.len(), 100);
+    let four: Vec<u32> = run
+        .set
+        .pieces
+        .iter()
+        .filter(|p| {
+            p.critical_points.len() == 4
+                && quad_angles(&p.critical_points)
+                    .iter()
+                    .all(|a| (a - 90.0).abs() < 35.0)
+        })
+        .map(|p| p.id)
+        .collect();
+    eprintln!("pikachu-100: {}/100 pieces with 4 corners", four.len());
+    assert!(four.len() >= 97);
 }
