@@ -12,5 +12,6 @@ pub use inputs::{collect_inputs, natural_cmp, InputError, IMAGE_EXTENSIONS};
 pub use load::{flatten_alpha, load_image, LoadError, LoadLimits, MIN_SIDE};
 pub use region::{PieceRegion, Segmentation};
 pub use segment::{
-    segment, segment_with_diagnostics, SegmentDiagnostics, SegmentOptions, MIN_AUTO_THRESHOLD,
+    background_distance, segment, segment_with_diagnostics, SegmentDiagnostics, SegmentOptions,
+    MIN_AUTO_THRESHOLD,
 };
