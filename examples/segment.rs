@@ -73,9 +73,8 @@ fn main() -> anyhow::Result<()> {
             }
             let name = format!("{}.png", f.file_stem().unwrap().to_string_lossy());
             out.save(dir.join(name))?;
-            if crop.is_some() {
+            if let Some([x, y, w, h]) = crop {
                 let (d, t) = jigsaw::vision::background_distance(&img, &SegmentOptions::default());
-                let [x, y, w, h] = crop.unwrap();
                 let g = image::GrayImage::from_fn(w, h, |i, j| {
                     let v = d.get_pixel(x + i, y + j).0[0];
                     image::Luma([if v > t { 255 } else { (v / t * 200.0) as u8 }])
