@@ -16,23 +16,38 @@ use crate::piece_set::{CriticalKind, CriticalPoint};
 /// scan and a 3000 px photo.
 #[derive(Clone, Debug)]
 pub struct CriticalOptions {
-    /// Arm lengths of the one-sided tangent fits.
+    /// Arm lengths of the one-sided tangent fits, short scale then long.
     pub arms: [f64; 2],
-    /// Gap between the point and the start of each arm (skips corner rounding).
-    pub gap: f64,
+    /// Gap between the point and the start of each arm (skips corner rounding), per scale.
+    pub gaps: [f64; 2],
     /// Smallest turn, in degrees, that counts as a discontinuity.
     pub min_turn_deg: f64,
+    /// Half-width of the sharpness test: the turn between chords this long on either side of
+    /// the point. A die-cut corner turns most of its angle within it; the lip of a cavity or
+    /// the shoulder of a knob turns as much, but only over a longer arc.
+    pub sharp_chord: f64,
+    /// Smallest turn over [`Self::sharp_chord`] chords, degrees.
+    pub min_sharp_turn_deg: f64,
     /// Pre-smoothing of the resampled outline, in pixels (quantisation noise).
     pub smooth_px: f64,
+    /// Pre-smoothing as a fraction of piece size, when larger: a mask upscaled from a coarse
+    /// scan carries staircase noise in proportion to its size.
+    pub smooth_fraction: f64,
+    /// Use the four-sided piece model (see `quad`) where a piece fits it.
+    pub four_sided: bool,
 }
 
 impl Default for CriticalOptions {
     fn default() -> Self {
         CriticalOptions {
-            arms: [0.06, 0.12],
-            gap: 0.015,
+            arms: [0.03, 0.08],
+            gaps: [0.01, 0.01],
             min_turn_deg: 45.0,
-            smooth_px: 1.0,
+            sharp_chord: 0.013,
+            min_sharp_turn_deg: 40.0,
+            smooth_px: 1.5,
+            smooth_fraction: 0.002,
+            four_sided: true,
         }
     }
 }
@@ -129,11 +144,14 @@ struct TurnProfile {
 
 fn turn_profile(pts: &[[f64; 2]], size: f64, opts: &CriticalOptions) -> TurnProfile {
     let n = pts.len();
-    let gap = ((opts.gap * size).round() as usize).max(1);
-    let arms = opts
-        .arms
-        .map(|a| ((a * size).round() as usize).max(gap + 3).min(n / 4).max(3));
-    let fits = arms.map(|len| (ArmFit::new(gap, len, -1), ArmFit::new(gap, len, 1)));
+    let fits = [0, 1].map(|k| {
+        let gap = ((opts.gaps[k] * size).round() as usize).max(1);
+        let len = ((opts.arms[k] * size).round() as usize)
+            .max(gap + 3)
+            .min(n / 4)
+            .max(3);
+        (ArmFit::new(gap, len, -1), ArmFit::new(gap, len, 1))
+    });
     let mut turn = vec![0.0; n];
     let mut long_turn = vec![0.0; n];
     let mut apex = vec![[0.0; 2]; n];
@@ -165,21 +183,50 @@ fn turn_profile(pts: &[[f64; 2]], size: f64, opts: &CriticalOptions) -> TurnProf
 }
 
 /// Slope discontinuities of a closed outline, in chain order.
+///
+/// Candidates are the peaks of the turn between short chords (sharp turns); each must also
+/// turn at least [`CriticalOptions::min_turn_deg`] at both arm scales, so a short wiggle or a
+/// tight but smooth bend is not taken for a corner.
 pub fn discontinuities(outline: &Outline, opts: &CriticalOptions) -> Vec<CriticalPoint> {
+    let mut out: Vec<CriticalPoint> =
+        candidates(outline, opts, opts.min_sharp_turn_deg, opts.min_turn_deg)
+            .into_iter()
+            .map(|c| c.point)
+            .collect();
+    out.sort_by_key(|c| c.index);
+    out.dedup_by_key(|c| c.index);
+    out
+}
+
+/// A possible corner: the point, and its sharp (short-chord) turn in degrees.
+pub struct Candidate {
+    pub point: CriticalPoint,
+    pub sharp_deg: f64,
+}
+
+/// Peaks of the short-chord turn of at least `min_sharp` degrees whose arm-fit turn reaches
+/// `min_turn` degrees, in outline order.
+pub fn candidates(
+    outline: &Outline,
+    opts: &CriticalOptions,
+    min_sharp: f64,
+    min_turn: f64,
+) -> Vec<Candidate> {
     let n = outline.len();
     if n < 16 {
         return Vec::new();
     }
     let size = outline.size();
-    let pts = outline.smoothed(opts.smooth_px);
+    let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
     let profile = turn_profile(&pts, size, opts);
-    let window = ((opts.arms[1] * size).round() as usize).clamp(2, n / 2);
-    let gap = ((opts.gap * size).round() as usize).max(1);
-    let strength = |i: usize| profile.turn[i].abs();
+    let chord = ((opts.sharp_chord * size).round() as usize).clamp(2, n / 8);
+    let sharp: Vec<f64> = (0..n).map(|i| sharp_turn(&pts, i, chord, 0)).collect();
+    let window = 2 * chord;
+    let strength = |i: usize| sharp[i].abs();
     let mut out = Vec::new();
     for i in 0..n {
         let s = strength(i);
-        if s < opts.min_turn_deg {
+        if s < min_sharp {
             continue;
         }
         // Strict maximum against earlier samples, at least as strong as later ones: a flat
@@ -192,18 +239,100 @@ pub fn discontinuities(outline: &Outline, opts: &CriticalOptions) -> Vec<Critica
         if !is_peak {
             continue;
         }
-        let best = refine(outline, &profile.apex[i], i, 2 * gap);
-        out.push(CriticalPoint {
-            index: outline.chain_index[best],
-            x: outline.points[best][0],
-            y: outline.points[best][1],
-            angle_deg: profile.long_turn[i],
-            kind: CriticalKind::Discontinuity,
+        // The arm fits see past the corner rounding only from a gap away: take the strongest
+        // same-sign turn within the chord.
+        let sign = sharp[i].signum();
+        let c = chord as isize;
+        let Some(j) = (-c..=c)
+            .map(|k| (i as isize + k).rem_euclid(n as isize) as usize)
+            .max_by(|&a, &b| (profile.turn[a] * sign).total_cmp(&(profile.turn[b] * sign)))
+        else {
+            continue;
+        };
+        if profile.turn[j] * sign < min_turn {
+            continue;
+        }
+        let near = ((opts.gaps[1] * size).round() as usize).max(1);
+        let far = ((SIDE_FIT * size).round() as usize).clamp(near + 3, n / 4);
+        let apex = side_line_apex(&pts, i, near, far)
+            .filter(|a| dist2(a, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size)
+            .unwrap_or(profile.apex[j]);
+        let best = refine(outline, &apex, i, 2 * chord);
+        out.push(Candidate {
+            point: CriticalPoint {
+                index: outline.chain_index[best],
+                x: apex[0],
+                y: apex[1],
+                angle_deg: profile.long_turn[j],
+                kind: CriticalKind::Discontinuity,
+            },
+            sharp_deg: sharp[i],
         });
     }
-    out.sort_by_key(|c| c.index);
-    out.dedup_by_key(|c| c.index);
     out
+}
+
+/// The strongest turn between chords of `chord` samples, at samples within `reach` of `i`
+/// (signed, clockwise positive).
+fn sharp_turn(pts: &[[f64; 2]], i: usize, chord: usize, reach: usize) -> f64 {
+    let n = pts.len();
+    let at = |k: isize| pts[(i as isize + k).rem_euclid(n as isize) as usize];
+    let c = chord as isize;
+    let r = reach as isize;
+    (-r..=r)
+        .map(|k| {
+            let (a, b, d) = (at(k - c), at(k), at(k + c));
+            turn_deg([b[0] - a[0], b[1] - a[1]], [d[0] - b[0], d[1] - b[1]])
+        })
+        .max_by(|x, y| x.abs().total_cmp(&y.abs()))
+        .unwrap_or(0.0)
+}
+
+/// Length of outline, as a fraction of piece size, over which each side is fitted with a
+/// straight line to place a corner.
+const SIDE_FIT: f64 = 0.1;
+/// A side-line corner farther than this (fraction of piece size) from the outline is not
+/// trusted (sides too curved or nearly parallel).
+const MAX_APEX_OFFSET: f64 = 0.05;
+
+/// Where the straight lines fitted to the outline just before and just after sample `i` (from
+/// `near` to `far` samples away) meet: the corner of the two sides before die wear rounded or
+/// chipped it. `None` if the lines are nearly parallel.
+fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option<[f64; 2]> {
+    let n = pts.len() as isize;
+    let line = |sign: isize| {
+        let sample: Vec<[f64; 2]> = (near..=far)
+            .map(|k| pts[(i as isize + sign * k as isize).rem_euclid(n) as usize])
+            .collect();
+        fit_line(&sample)
+    };
+    let (p, u) = line(-1);
+    let (q, v) = line(1);
+    let cross = u[0] * v[1] - u[1] * v[0];
+    if cross.abs() < 0.3 {
+        return None;
+    }
+    // p + s·u = q + t·v
+    let w = [q[0] - p[0], q[1] - p[1]];
+    let s = (w[0] * v[1] - w[1] * v[0]) / cross;
+    Some([p[0] + s * u[0], p[1] + s * u[1]])
+}
+
+/// Total least-squares line: centroid and unit direction.
+fn fit_line(pts: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
+    let m = pts.len().max(1) as f64;
+    let c = pts
+        .iter()
+        .fold([0.0, 0.0], |a, p| [a[0] + p[0] / m, a[1] + p[1] / m]);
+    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+    for p in pts {
+        let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
+        sxx += dx * dx;
+        sxy += dx * dy;
+        syy += dy * dy;
+    }
+    let theta = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    (c, [theta.cos(), theta.sin()])
 }
 
 /// The outline sample within `reach` of `i` nearest the virtual corner: on a rounded corner the

@@ -4,19 +4,28 @@
 mod critical;
 mod inflection;
 mod outline;
+mod quad;
 
-pub use critical::{discontinuities, turn_deg, CriticalOptions};
+pub use critical::{candidates, discontinuities, turn_deg, Candidate, CriticalOptions};
 pub use inflection::inflections;
 pub use outline::{shoelace, Outline};
+pub use quad::quad_corners;
 
 use crate::chain::ChainCode;
 use crate::piece_set::{CriticalKind, CriticalPoint};
 
-/// The critical points of a closed chain in chain order: its slope discontinuities; where there
-/// are fewer than two, the curvature inflections join them (marked as such), as Freeman &
+/// The critical points of a closed chain in chain order: its slope discontinuities (the four
+/// corners of the four-sided model where the piece fits it, else every local discontinuity);
+/// where there are fewer than two, the curvature inflections join them (marked as such), as Freeman &
 /// Garder prescribe.
 pub fn critical_points(chain: &ChainCode, opts: &CriticalOptions) -> Vec<CriticalPoint> {
     let outline = Outline::new(chain);
+    if opts.four_sided {
+        if let Some(mut corners) = quad_corners(&outline, opts) {
+            corners.sort_by_key(|c| c.index);
+            return corners;
+        }
+    }
     let mut points = discontinuities(&outline, opts);
     if points.len() < 2 {
         let taken: Vec<usize> = points.iter().map(|c| c.index).collect();

@@ -34,14 +34,25 @@ impl Scale {
     }
 }
 
-/// The overlay of `pieces` (those of this image) on a copy of `image`.
-pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece]) -> RgbImage {
+/// The overlay of `pieces` (those of this image) on a copy of `image`. `unit` is the size in
+/// pixels of one chain step: 1, or N for chains on the coarse grid (`--grid N`).
+pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage {
     let mut out = image.clone();
     let s = Scale::for_image(image.width(), image.height());
     for piece in pieces {
-        let pts = piece.chain.points();
-        for p in &pts {
-            square(&mut out, p[0], p[1], s.line, OUTLINE);
+        let u = unit.max(1) as i32;
+        let pts: Vec<[i32; 2]> = piece
+            .chain
+            .points()
+            .iter()
+            .map(|p| [p[0] * u, p[1] * u])
+            .collect();
+        for w in pts.windows(2) {
+            if u == 1 {
+                square(&mut out, w[0][0], w[0][1], s.line, OUTLINE);
+            } else {
+                line(&mut out, w[0], w[1], s.line, OUTLINE);
+            }
         }
         for cp in &piece.critical_points {
             let c = (cp.x.round() as i32, cp.y.round() as i32);
@@ -96,6 +107,16 @@ fn outward(pts: &[[i32; 2]], i: usize, dist: f64) -> (f64, f64) {
         f64::from(p[0]) + dist * dy / len,
         f64::from(p[1]) - dist * dx / len,
     )
+}
+
+/// A thick straight segment, as squares along it.
+fn line(img: &mut RgbImage, a: [i32; 2], b: [i32; 2], width: i32, color: Rgb<u8>) {
+    let steps = (b[0] - a[0]).abs().max((b[1] - a[1]).abs()).max(1);
+    for k in 0..=steps {
+        let x = a[0] + (b[0] - a[0]) * k / steps;
+        let y = a[1] + (b[1] - a[1]) * k / steps;
+        square(img, x, y, width, color);
+    }
 }
 
 fn square(img: &mut RgbImage, x: i32, y: i32, size: i32, color: Rgb<u8>) {

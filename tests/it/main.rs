@@ -3,6 +3,8 @@
 
 mod chain;
 mod edges;
+#[cfg(feature = "opencv")]
+mod opencv;
 mod polygon;
 mod polyomino;
 mod score;
