@@ -1,11 +1,147 @@
-//! `jigsaw solve` (not built yet: see the open issue).
+//! `jigsaw solve INPUT... [-o DIR] [--json] [--timings]`: photos, scans or a trace dump →
+//! the assembled puzzle (`assembly.json`, `solution.png`) and the trace dumps.
 
-use super::GlobalArgs;
+use super::{emit, emit_json, progress_bar, GlobalArgs};
+use crate::assembly::{assemble, AssemblyReport};
+use crate::files::{save_png_atomic, write_json_atomic};
+use crate::piece_set::PieceSet;
+use crate::render::{render_outlines, render_solution, SolutionStyle};
+use crate::vision::{collect_inputs, load_dump, load_image, trace_images, write_dump};
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Photos, scans and folders of them (as for `jigsaw trace`), or one `jigsaw trace -o`
+    /// folder to re-solve without tracing again.
+    #[command(flatten)]
+    pub front: super::trace::Args,
+    /// What `solution.png` shows: the pieces' own pixels, or outlines with sequence numbers.
+    #[arg(long, value_enum, default_value_t = Picture::Pixels)]
+    pub picture: Picture,
+    /// Longest side of `solution.png` in pixels.
+    #[arg(long, value_name = "PX", default_value_t = 4000)]
+    pub max_side: u32,
+}
 
-pub fn run(_args: Args, _global: GlobalArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`jigsaw solve` is not built yet")
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
+    Pixels,
+    Outlines,
+}
+
+pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    let front = &args.front;
+    let opts = front.pipeline_options();
+    let mut failed = false;
+    let set = match dump_folder(&front.inputs) {
+        Some(dir) => load_dump(&dir)?,
+        None => {
+            let (files, input_errors) = collect_inputs(&front.inputs);
+            for e in &input_errors {
+                eprintln!("jigsaw: error: {e}");
+            }
+            let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
+            let run = trace_images(&files, &opts, &|_| bar.inc(1));
+            bar.finish_and_clear();
+            for e in &run.failures {
+                eprintln!("jigsaw: error: {e}");
+            }
+            if front.timings {
+                eprintln!(
+                    "{}",
+                    super::trace::timings_table(&run.times, run.set.pieces.len())
+                );
+            }
+            failed = !input_errors.is_empty() || !run.failures.is_empty();
+            run.set
+        }
+    };
+    if set.pieces.is_empty() {
+        bail!("no pieces to assemble");
+    }
+    let report = assemble(&set);
+    if front.timings {
+        let t = &report.timings;
+        eprintln!(
+            "candidates       {:>8.3}\ncomparison       {:>8.3}\nassembly         {:>8.3}",
+            t.candidates_s, t.comparison_s, t.assembly_s
+        );
+    }
+    if let Some(dir) = &front.output {
+        write_outputs(dir, &set, &report, &args)?;
+    }
+    if global.json {
+        emit_json(&report.assembly)?;
+    } else if !global.quiet {
+        emit(&summary(&set, &report))?;
+        if let Some(dir) = &front.output {
+            emit(&format!(
+                "wrote {}/assembly.json and solution.png",
+                dir.display()
+            ))?;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A single argument that is a trace dump folder (it holds `index.json`).
+fn dump_folder(inputs: &[PathBuf]) -> Option<PathBuf> {
+    match inputs {
+        [one] if one.join("index.json").is_file() => Some(one.clone()),
+        _ => None,
+    }
+}
+
+fn write_outputs(
+    dir: &Path,
+    set: &PieceSet,
+    report: &AssemblyReport,
+    args: &Args,
+) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!("{}: exists and is not a folder", dir.display());
+    }
+    write_dump(dir, set).with_context(|| format!("cannot write the dump to {}", dir.display()))?;
+    write_json_atomic(&dir.join("assembly.json"), &report.assembly)?;
+    write_json_atomic(&dir.join("assembly-report.json"), report)?;
+    let style = SolutionStyle {
+        max_side: args.max_side,
+        ..SolutionStyle::default()
+    };
+    let limits = args.front.pipeline_options().limits;
+    let picture = match args.picture {
+        Picture::Pixels => render_solution(
+            set,
+            &report.assembly,
+            |p| Ok(load_image(Path::new(p), &limits)?),
+            &style,
+        )?,
+        Picture::Outlines => render_outlines(set, &report.assembly, &style),
+    };
+    save_png_atomic(&dir.join("solution.png"), &picture)
+}
+
+fn summary(set: &PieceSet, report: &AssemblyReport) -> String {
+    let a = &report.assembly;
+    let mut out = format!(
+        "placed {} of {} pieces in {} cluster{}, {} junctions closed",
+        a.pieces.len(),
+        set.pieces.len(),
+        a.clusters,
+        if a.clusters == 1 { "" } else { "s" },
+        a.junctions.len()
+    );
+    for u in &a.unplaced {
+        out.push_str(&format!(
+            "\nunplaced: piece {} ({}): {}",
+            u.id, u.image, u.reason
+        ));
+    }
+    out
 }

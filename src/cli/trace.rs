@@ -71,7 +71,7 @@ fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
 }
 
 impl Args {
-    fn pipeline_options(&self) -> PipelineOptions {
+    pub(super) fn pipeline_options(&self) -> PipelineOptions {
         let mut segment = SegmentOptions {
             threshold: self.threshold,
             background: self.background,
@@ -174,7 +174,7 @@ fn summary(set: &crate::piece_set::PieceSet) -> String {
     out
 }
 
-fn timings_table(t: &StageTimes, pieces: usize) -> String {
+pub(super) fn timings_table(t: &StageTimes, pieces: usize) -> String {
     let rate = if t.wall_s > 0.0 {
         pieces as f64 / t.wall_s
     } else {

@@ -4,4 +4,4 @@ mod overlay;
 mod solution;
 
 pub use overlay::{draw_overlay, label};
-pub use solution::{render_solution, SolutionStyle};
+pub use solution::{render_outlines, render_solution, SolutionStyle};

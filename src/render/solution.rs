@@ -80,6 +80,44 @@ pub fn render_solution(
     Ok(out)
 }
 
+/// The assembly as a diagram: each placed outline in its place, numbered by the order in
+/// which it was placed (the paper's pictorial output), for checking the solver's reasoning.
+pub fn render_outlines(set: &PieceSet, assembly: &Assembly, style: &SolutionStyle) -> RgbImage {
+    let frame = Frame::fit(set, assembly, style.max_side);
+    let mut out = RgbImage::from_pixel(frame.width, frame.height, Rgb([250, 250, 250]));
+    let text_scale = ((frame.width.max(frame.height) / 600) as i32).max(1);
+    for placed in &assembly.pieces {
+        let Some(piece) = set.piece(placed.id) else {
+            continue;
+        };
+        let m = frame.scale_matrix() * affine(&placed.transform);
+        let pts: Vec<Point2<f64>> = piece
+            .chain
+            .points()
+            .iter()
+            .map(|p| m.transform_point(&Point2::new(p[0] as f64, p[1] as f64)))
+            .collect();
+        for w in pts.windows(2) {
+            imageproc::drawing::draw_line_segment_mut(
+                &mut out,
+                (w[0].x as f32, w[0].y as f32),
+                (w[1].x as f32, w[1].y as f32),
+                Rgb([30, 30, 30]),
+            );
+        }
+        let c = m.transform_point(&Point2::new(piece.centroid[0], piece.centroid[1]));
+        super::label(
+            &mut out,
+            c.x,
+            c.y,
+            &placed.sequence.to_string(),
+            text_scale,
+            Rgb([255, 255, 255]),
+        );
+    }
+    out
+}
+
 /// The piece's region in its source image, from its traced outline, cut to its bounding box.
 fn piece_mask(piece: &crate::piece_set::Piece) -> GrayImage {
     let [bx, by, bw, bh] = piece.bbox;
