@@ -1,0 +1,110 @@
+//! ρ and σ on the situations of Lynning's Figures 3 and 4, rebuilt with concrete coordinates:
+//! the region is the clockwise rectangle p1 = (0,0), p2 = (0,2), p3 = (4,2), p4 = (4,0) and
+//! every piece is placed at p2 with its first side along p2→p3.
+
+use super::geometry::{signed_area, Pt, Tol};
+use super::place::{legal, place, rho, sigma, Illegal};
+
+fn tol() -> Tol {
+    Tol::new(2.0, 1e-9)
+}
+
+const RECT: [Pt; 4] = [[0., 0.], [0., 2.], [4., 2.], [4., 0.]];
+
+/// The piece in the anchor frame from the placed coordinates (the frame at p2 is a plain
+/// translation: side direction +x).
+fn anchored(placed: &[Pt]) -> Vec<Pt> {
+    placed.iter().map(|p| [p[0], p[1] - 2.0]).collect()
+}
+
+fn area(p: &[Pt]) -> f64 {
+    -signed_area(p)
+}
+
+#[test]
+fn figure_3_valid_placing_without_intersections() {
+    // A triangle whose side covers p2p3 entirely: σ deletes p2 (a spike) and p3 (repeated).
+    let piece = anchored(&[[0., 2.], [2., 1.], [4., 2.]]);
+    let (pseudo, _) = place(&RECT, 1, &piece);
+    assert_eq!(pseudo.len(), 7, "p1 q3 q1 q2 p2 p3 p4");
+    let sig = sigma(&pseudo, &tol());
+    assert_eq!(sig, vec![[0., 0.], [0., 2.], [2., 1.], [4., 2.], [4., 0.]]);
+    let (polys, placed) = rho(&RECT, 8.0, 1, &piece, 2.0, &tol()).unwrap();
+    assert_eq!(polys.len(), 1);
+    assert!((area(&polys[0]) - 6.0).abs() < 1e-12);
+    assert_eq!(placed[1], [2., 1.]);
+}
+
+#[test]
+fn figure_4a_strong_intersection_is_invalid() {
+    // The piece pokes through the bottom side.
+    let piece = anchored(&[[0., 2.], [1., -1.], [2., 2.]]);
+    let r = rho(&RECT, 8.0, 1, &piece, 4.5, &tol());
+    assert_eq!(r.unwrap_err(), Illegal::Strong);
+}
+
+#[test]
+fn figure_4b_two_weak_intersections_and_a_nil_polygon_are_valid() {
+    // A trapezoid whose short side lies on the bottom side: two weak intersection points,
+    // three sub-polygons, the middle one a doubled segment (nil).
+    let piece = anchored(&[[0., 2.], [1., 0.], [2., 0.], [3., 2.]]);
+    let (pseudo, _) = place(&RECT, 1, &piece);
+    let sig = sigma(&pseudo, &tol());
+    let polys = legal(&sig, 8.0 - 4.0, &tol()).unwrap();
+    assert_eq!(polys.len(), 2, "{polys:?}");
+    let mut areas: Vec<f64> = polys.iter().map(|p| area(p)).collect();
+    areas.sort_by(f64::total_cmp);
+    assert!((areas[0] - 1.0).abs() < 1e-12 && (areas[1] - 3.0).abs() < 1e-12);
+    assert!(polys.iter().all(|p| signed_area(p) < 0.0), "clockwise");
+}
+
+#[test]
+fn figure_4c_weak_intersection_with_a_wrongly_oriented_sub_polygon_is_invalid() {
+    // The piece's side passes exactly through the corner p4 and leaves the region there:
+    // only weak intersections, but one sub-polygon is counter-clockwise.
+    let piece = anchored(&[[0., 2.], [6., -1.], [6., 2.]]);
+    let r = rho(&RECT, 8.0, 1, &piece, 9.0, &tol());
+    assert_eq!(r.unwrap_err(), Illegal::WrongOrientation);
+}
+
+#[test]
+fn a_piece_filling_the_polygon_leaves_the_nil_polygon() {
+    let piece = anchored(&[[0., 2.], [0., 0.], [4., 0.], [4., 2.]]);
+    let (polys, _) = rho(&RECT, 8.0, 1, &piece, 8.0, &tol()).unwrap();
+    assert!(polys.is_empty());
+}
+
+#[test]
+fn a_vertex_touching_the_far_side_splits_the_region_in_two() {
+    let piece = anchored(&[[0., 2.], [1., 0.], [2., 2.]]);
+    let (polys, _) = rho(&RECT, 8.0, 1, &piece, 2.0, &tol()).unwrap();
+    assert_eq!(polys.len(), 2);
+}
+
+#[test]
+fn sigma_merges_collinear_sides_and_drops_repeats() {
+    let s = sigma(
+        &[
+            [0., 0.],
+            [0., 1.],
+            [0., 2.],
+            [0., 2.],
+            [4., 2.],
+            [4., 0.],
+            [2., 0.],
+        ],
+        &tol(),
+    );
+    assert_eq!(s, vec![[0., 0.], [0., 2.], [4., 2.], [4., 0.]]);
+    // A doubled segment vanishes into the nil-polygon.
+    assert!(sigma(&[[0., 0.], [1., 0.], [2., 0.], [1., 0.]], &tol()).is_empty());
+}
+
+#[test]
+fn rounding_noise_far_below_the_tolerance_does_not_break_a_fit() {
+    let mut piece = anchored(&[[0., 2.], [0., 0.], [4., 0.], [4., 2.]]);
+    piece[2][0] += 1e-13;
+    piece[1][1] -= 1e-13;
+    let (polys, _) = rho(&RECT, 8.0, 1, &piece, 8.0, &tol()).unwrap();
+    assert!(polys.is_empty());
+}
