@@ -123,10 +123,28 @@ pub enum Meet {
     None,
     /// A common point interior to both sides: the placing is invalid.
     Strong,
-    /// Common points that are an end point of at least one side. Each `(side, point)` says
-    /// that `point` lies inside side 0 (`a`) or side 1 (`b`) and must be inserted there before
-    /// the pseudo-polygon is split.
-    Weak(Vec<(u8, Pt)>),
+    /// Common points that are an end point of at least one side: the points that lie inside
+    /// a side (and must be inserted there before the pseudo-polygon is split).
+    Weak(Touches),
+}
+
+/// Up to four `(side, point)` pairs: `point` lies inside side 0 (`a`) or side 1 (`b`).
+/// A fixed array, because `meet` runs in the innermost loop of the search.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Touches {
+    len: usize,
+    items: [(u8, Pt); 4],
+}
+
+impl Touches {
+    fn push(&mut self, side: u8, p: Pt) {
+        self.items[self.len] = (side, p);
+        self.len += 1;
+    }
+
+    pub fn as_slice(&self) -> &[(u8, Pt)] {
+        &self.items[..self.len]
+    }
 }
 
 /// Classifies the sides `a0`→`a1` and `b0`→`b1`. Endpoint contacts are found by distance
@@ -143,14 +161,14 @@ pub fn meet(a0: Pt, a1: Pt, b0: Pt, b1: Pt, tol: &Tol) -> Meet {
     {
         return Meet::None;
     }
-    let mut touches = Vec::new();
+    let mut touches = Touches::default();
     let mut touched = false;
     for (p, on_a) in [(b0, true), (b1, true), (a0, false), (a1, false)] {
         let (s0, s1) = if on_a { (a0, a1) } else { (b0, b1) };
         if dist_to_segment(p, s0, s1) <= e {
             touched = true;
             if !tol.same(p, s0) && !tol.same(p, s1) {
-                touches.push((if on_a { 0 } else { 1 }, p));
+                touches.push(if on_a { 0 } else { 1 }, p);
             }
         }
     }
@@ -195,7 +213,8 @@ mod tests {
     #[test]
     fn a_vertex_on_a_side_is_a_weak_contact_to_insert() {
         let m = meet([0., 0.], [2., 0.], [1., 0.], [1., 1.], &tol());
-        assert_eq!(m, Meet::Weak(vec![(0, [1., 0.])]));
+        let Meet::Weak(t) = m else { panic!("{m:?}") };
+        assert_eq!(t.as_slice(), &[(0, [1., 0.])]);
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, 
     if n < 3 {
         return check_area(Vec::new(), expected_area, tol);
     }
-    let mut inserts: Vec<Vec<Pt>> = vec![Vec::new(); n];
+    let mut inserts: Vec<(usize, Pt)> = Vec::new();
     let mut weak = false;
     for i in 0..n {
         for k in i + 2..n {
@@ -102,8 +102,8 @@ pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, 
                 Meet::Strong => return Err(Illegal::Strong),
                 Meet::Weak(points) => {
                     weak = true;
-                    for (side, p) in points {
-                        inserts[if side == 0 { i } else { k }].push(p);
+                    for &(side, p) in points.as_slice() {
+                        inserts.push((if side == 0 { i } else { k }, p));
                     }
                 }
             }
@@ -114,21 +114,21 @@ pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, 
     }
     // SPLIT: put every weak intersection point on its side, then cut the closed walk into
     // simple loops wherever it comes back to a point it has already visited.
-    let mut walk: Vec<Pt> = Vec::with_capacity(n * 2);
-    for i in 0..n {
-        walk.push(sig[i]);
+    let along = |&(i, p): &(usize, Pt)| {
         let a = sig[i];
-        let d = sub(sig[(i + 1) % n], a);
-        let ins = &mut inserts[i];
-        ins.sort_by(|p, q| {
-            let tp = super::geometry::dot(sub(*p, a), d);
-            let tq = super::geometry::dot(sub(*q, a), d);
-            tp.total_cmp(&tq)
-        });
-        for &p in ins.iter() {
+        super::geometry::dot(sub(p, a), sub(sig[(i + 1) % n], a))
+    };
+    inserts.sort_by(|x, y| x.0.cmp(&y.0).then(along(x).total_cmp(&along(y))));
+    let mut walk: Vec<Pt> = Vec::with_capacity(n + inserts.len());
+    let mut next = 0;
+    for (i, &v) in sig.iter().enumerate() {
+        walk.push(v);
+        while next < inserts.len() && inserts[next].0 == i {
+            let p = inserts[next].1;
             if !walk.last().is_some_and(|&w| tol.same(w, p)) {
                 walk.push(p);
             }
+            next += 1;
         }
     }
     let mut stack: Vec<Pt> = Vec::with_capacity(walk.len());

@@ -118,48 +118,41 @@ impl<'a, V: Visitor> Search<'a, V> {
             .min_by(|&a, &b| region[a].area.total_cmp(&region[b].area))
             .unwrap_or(0);
         let poly = &region[pi];
-        let Some(j) = self.best_vertex(poly) else {
+        let Some((j, candidates)) = self.best_vertex(poly, avail) else {
+            if self.memo.len() < self.memo_limit {
+                self.memo.insert(key);
+            }
             return 0;
         };
-        let vertex_angle = poly.angle(j);
         let pts = poly.points();
         let mut found = 0;
-        for c in 0..self.classes.len() {
-            if avail[c] == 0 {
-                continue;
-            }
+        for (c, ai) in candidates {
             let class = &self.classes[c];
-            for (ai, anchor) in class.anchors.iter().enumerate() {
-                // ANGLE CHECK before PLACE.
-                if anchor.angle > vertex_angle + self.tol.angle_eps {
-                    continue;
-                }
-                let Ok((polys, placed)) =
-                    rho(&pts, poly.area, j, &anchor.local, class.area, &self.tol)
-                else {
-                    continue;
-                };
-                let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
-                next.extend(
-                    region
-                        .iter()
-                        .enumerate()
-                        .filter(|&(k, _)| k != pi)
-                        .map(|(_, r)| r.clone()),
-                );
-                next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
-                avail[c] -= 1;
-                self.path.push(Step {
-                    class: c,
-                    anchor: ai,
-                    placed,
-                });
-                found += self.solve(next, avail);
-                self.path.pop();
-                avail[c] += 1;
-                if self.stopped {
-                    return found;
-                }
+            let anchor = &class.anchors[ai];
+            let Ok((polys, placed)) = rho(&pts, poly.area, j, &anchor.local, class.area, &self.tol)
+            else {
+                continue;
+            };
+            let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
+            next.extend(
+                region
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != pi)
+                    .map(|(_, r)| r.clone()),
+            );
+            next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
+            avail[c] -= 1;
+            self.path.push(Step {
+                class: c,
+                anchor: ai,
+                placed,
+            });
+            found += self.solve(next, avail);
+            self.path.pop();
+            avail[c] += 1;
+            if self.stopped {
+                return found;
             }
         }
         if found == 0 && self.memo.len() < self.memo_limit {
@@ -168,28 +161,89 @@ impl<'a, V: Visitor> Search<'a, V> {
         found
     }
 
-    /// BEST VERTEX: among corners with an interior angle below π, the one with the smallest
-    /// angle, then the shortest adjacent sides (fewest pieces fit there).
-    fn best_vertex(&self, poly: &RegionPolygon) -> Option<usize> {
+    /// BEST VERTEX: among corners with an interior angle below π, the one where the fewest
+    /// pieces pass ANGLE CHECK and SIDE CHECK (ties: smaller angle, then shorter adjacent
+    /// sides), with those candidates in search order (larger pieces first). `None` when some
+    /// convex corner admits no piece at all: a dead end.
+    fn best_vertex(
+        &self,
+        poly: &RegionPolygon,
+        avail: &[u32],
+    ) -> Option<(usize, Vec<(usize, usize)>)> {
         let n = poly.v.len();
-        let mut best: Option<(f64, f64, usize)> = None;
+        let angles: Vec<f64> = (0..n).map(|i| poly.angle(i)).collect();
+        let mut best: Option<(usize, f64, f64, usize, Vec<(usize, usize)>)> = None;
         for i in 0..n {
-            let a = poly.angle(i);
+            let a = angles[i];
             if a >= PI - self.tol.angle_eps {
                 continue;
             }
+            let cands = self.candidates(poly, &angles, i, avail);
             let sides = poly.v[i].len + poly.v[(i + n - 1) % n].len;
-            let better = match best {
+            let better = match &best {
                 None => true,
-                Some((ba, bs, _)) => {
-                    a < ba - self.tol.angle_eps || (a <= ba + self.tol.angle_eps && sides < bs)
+                Some((bc, ba, bs, _, _)) => {
+                    cands.len() < *bc
+                        || (cands.len() == *bc
+                            && (a < ba - self.tol.angle_eps
+                                || (a <= ba + self.tol.angle_eps && sides < *bs)))
                 }
             };
             if better {
-                best = Some((a, sides, i));
+                best = Some((cands.len(), a, sides, i, cands));
+            }
+            if best.as_ref().is_some_and(|b| b.0 == 0) {
+                return None;
             }
         }
-        best.map(|b| b.2)
+        best.map(|b| (b.3, b.4))
+    }
+
+    /// The (class, anchor) pairs that pass ANGLE CHECK at vertex `j`, and SIDE CHECK: a piece
+    /// side along a region side ending in a convex corner may not be longer than it, and when
+    /// both end there the piece's angle must fit in the corner's (the same on the other side
+    /// when the piece fills the corner's angle exactly).
+    fn candidates(
+        &self,
+        poly: &RegionPolygon,
+        angles: &[f64],
+        j: usize,
+        avail: &[u32],
+    ) -> Vec<(usize, usize)> {
+        let n = poly.v.len();
+        let (e, ae) = (self.tol.eps, self.tol.angle_eps);
+        let alpha = angles[j];
+        let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
+        let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
+        let mut out = Vec::new();
+        for (c, class) in self.classes.iter().enumerate() {
+            if avail[c] == 0 {
+                continue;
+            }
+            for (ai, an) in class.anchors.iter().enumerate() {
+                if an.angle > alpha + ae {
+                    continue;
+                }
+                if next_angle < PI {
+                    if an.side_prev > next_len + e {
+                        continue;
+                    }
+                    if an.side_prev >= next_len - e && an.angle_prev > next_angle + ae {
+                        continue;
+                    }
+                }
+                if an.angle >= alpha - ae && prev_angle < PI {
+                    if an.side_next > prev_len + e {
+                        continue;
+                    }
+                    if an.side_next >= prev_len - e && an.angle_next > prev_angle + ae {
+                        continue;
+                    }
+                }
+                out.push((c, ai));
+            }
+        }
+        out
     }
 
     /// The dead-end tests of section 6, (1) and (2).

@@ -12,6 +12,12 @@ pub struct Anchor {
     pub local: Vec<Pt>,
     /// Interior angle at q_l (what ANGLE CHECK compares).
     pub angle: f64,
+    /// Interior angles at q_(l−1) and q_(l+1), and the lengths of the sides q_l q_(l−1) and
+    /// q_l q_(l+1): the SIDE CHECK that runs with ANGLE CHECK before PLACE.
+    pub angle_prev: f64,
+    pub angle_next: f64,
+    pub side_prev: f64,
+    pub side_next: f64,
     pub mirror: bool,
     /// For each local vertex, its index in the (cleaned, counter-clockwise) piece.
     pub order: Vec<usize>,
@@ -60,10 +66,16 @@ pub fn anchors(ccw: &[Pt], flip: bool, tol: &Tol) -> Vec<Anchor> {
             local[n - 1] = [len, 0.0];
             // The interior of a counter-clockwise piece is on the left of q_l→q_(l+1); its
             // interior angle is the clockwise interior angle of the reversed walk.
-            let angle = interior_angle_cw(pts[(l + 1) % n], ql, prev);
+            let angle_at =
+                |k: usize| interior_angle_cw(pts[(k + 1) % n], pts[k], pts[(k + n - 1) % n]);
+            let side_next = local[1][0].hypot(local[1][1]);
             let a = Anchor {
                 local,
-                angle,
+                angle: angle_at(l),
+                angle_prev: angle_at((l + n - 1) % n),
+                angle_next: angle_at((l + 1) % n),
+                side_prev: len,
+                side_next,
                 mirror,
                 order,
             };
