@@ -16,7 +16,7 @@ pub mod parse;
 pub mod place;
 #[cfg(test)]
 mod place_tests;
-pub mod polygon;
+pub mod records;
 pub mod render;
 pub mod search;
 mod solution;
@@ -132,12 +132,12 @@ pub enum PolygonError {
     #[error("piece {index} {defect}")]
     BadPiece {
         index: usize,
-        defect: polygon::Defect,
+        defect: records::Defect,
     },
     #[error("target polygon {index} {defect}")]
     BadTarget {
         index: usize,
-        defect: polygon::Defect,
+        defect: records::Defect,
     },
     #[error("target polygons {0} and {1} overlap (holes are not supported)")]
     TargetsOverlap(usize, usize),

@@ -5,7 +5,7 @@
 
 use super::geometry::{Pt, Tol};
 use super::place::rho;
-use super::polygon::RegionPolygon;
+use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
 use std::f64::consts::PI;
@@ -172,7 +172,9 @@ impl<'a, V: Visitor> Search<'a, V> {
     ) -> Option<(usize, Vec<(usize, usize)>)> {
         let n = poly.v.len();
         let angles: Vec<f64> = (0..n).map(|i| poly.angle(i)).collect();
-        let mut best: Option<(usize, f64, f64, usize, Vec<(usize, usize)>)> = None;
+        // (candidate count, angle, adjacent sides, vertex, candidates)
+        type Choice = (usize, f64, f64, usize, Vec<(usize, usize)>);
+        let mut best: Option<Choice> = None;
         for i in 0..n {
             let a = angles[i];
             if a >= PI - self.tol.angle_eps {

@@ -2,7 +2,7 @@
 //! run the search, and turn each path of placings into placements of the input pieces.
 
 use super::geometry::{add, cross, dot, meet, sub, Meet, Pt, Tol};
-use super::polygon::{clean_simple, contains, oriented, RegionPolygon};
+use super::records::{clean_simple, contains, oriented, RegionPolygon};
 use super::search::{PieceClass, Search, Step, Stop, Visitor};
 use super::symmetry::{anchors, canonical_key, identical_classes, mirror_pt, same_shape};
 use super::symmetry::{target_symmetries, Anchor, Iso};
@@ -48,7 +48,7 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
     check_disjoint(&region, &tol)?;
     let piece_area: f64 = pieces
         .iter()
-        .map(|p| super::target_area(&[p.clone()]))
+        .map(|p| super::target_area(std::slice::from_ref(p)))
         .sum();
     let target_area = super::target_area(&region);
     let rel = (piece_area - target_area) / target_area;
@@ -68,7 +68,7 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
         .map(|p| anchors(p, puzzle.flip, &tol))
         .collect();
     let mut members = identical_classes(&piece_anchors, &tol);
-    let area_of = |i: usize| super::target_area(&[pieces[i].clone()]);
+    let area_of = |i: usize| super::target_area(std::slice::from_ref(&pieces[i]));
     members.sort_by(|a, b| {
         area_of(b[0])
             .total_cmp(&area_of(a[0]))
