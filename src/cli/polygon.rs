@@ -27,6 +27,9 @@ pub struct Args {
     /// Length tolerance relative to the puzzle's scale (√ target area).
     #[arg(long, default_value_t = 1e-7)]
     pub tolerance: f64,
+    /// Relative tolerance of the area checksum (pieces' total area = target area).
+    #[arg(long, default_value_t = 1e-6)]
+    pub area_tolerance: f64,
     /// Stop with an error after this many search nodes.
     #[arg(long, default_value_t = 2_000_000_000)]
     pub max_nodes: u64,
@@ -42,6 +45,7 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         max_print: if args.all { args.max_print } else { 1 },
         allow_leftover: args.allow_leftover,
         tolerance: args.tolerance,
+        area_tolerance: args.area_tolerance,
         max_nodes: args.max_nodes,
         ..Options::default()
     };

@@ -413,3 +413,33 @@ fn a_target_of_two_polygons_and_no_flipping() {
         1
     );
 }
+
+/// Pieces measured from photos are noisy: with vertices moved by up to 0.2 % of the puzzle's
+/// size and a tolerance of 1 %, the convex tangrams still solve.
+#[test]
+fn noisy_pieces_solve_with_a_matching_tolerance() {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut noise = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % 2001) as f64 / 1000.0 - 1.0
+    };
+    for name in CONVEX_TANGRAMS {
+        let mut puzzle = load(&format!("polygon/{name}"));
+        let amp = 0.002 * polygon::puzzle_scale(&puzzle);
+        for p in puzzle.pieces.iter_mut() {
+            for v in p.iter_mut() {
+                v[0] += amp * noise();
+                v[1] += amp * noise();
+            }
+        }
+        let options = Options {
+            tolerance: 0.01,
+            area_tolerance: 0.02,
+            ..Options::default()
+        };
+        let r = polygon::solve(&puzzle, &options).expect(name);
+        assert_eq!(r.solutions.len(), 1, "{name}: no solution with noise");
+    }
+}

@@ -101,7 +101,7 @@ impl Tol {
         let eps = scale * relative;
         Tol {
             eps,
-            angle_eps: (relative * 50.0).max(1e-9),
+            angle_eps: (relative * 4.0).max(1e-9),
             quantum: eps * 8.0,
         }
     }
