@@ -30,6 +30,9 @@ pub struct Args {
     /// Relative tolerance of the area checksum (pieces' total area = target area).
     #[arg(long, default_value_t = 1e-6)]
     pub area_tolerance: f64,
+    /// Remember at most this many regions proven impossible (0 turns the memo off).
+    #[arg(long, default_value_t = 4_000_000)]
+    pub memo_limit: usize,
     /// Stop with an error after this many search nodes.
     #[arg(long, default_value_t = 2_000_000_000)]
     pub max_nodes: u64,
@@ -47,7 +50,7 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         tolerance: args.tolerance,
         area_tolerance: args.area_tolerance,
         max_nodes: args.max_nodes,
-        ..Options::default()
+        memo_limit: args.memo_limit,
     };
     let report = polygon::solve(&puzzle, &options).with_context(|| format!("puzzle {name}"))?;
     if let Some(dir) = &args.out {
