@@ -348,3 +348,7 @@ impl<'a, V: Visitor> Search<'a, V> {
         ((h1.finish() as u128) << 64) | h2.finish() as u128
     }
 }
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;
