@@ -303,6 +303,15 @@ fn a_target_of_two_polygons_and_no_flipping() {
     assert_eq!(r.arrangements, 1);
     assert_eq!(r.raw, 2);
     assert_eq!(r.distinct, 1);
+    // Target polygons may touch at a vertex.
+    let mut touching = p.clone();
+    touching.target[1] = vec![[1., 1.], [2., 1.], [2., 2.], [1., 2.]];
+    assert_eq!(
+        polygon::solve(&touching, &Options::default())
+            .unwrap()
+            .arrangements,
+        1
+    );
     // A chiral piece without flipping fits its own shape but not its mirror image.
     let par = vec![[0., 0.], [2., 0.], [3., 1.], [1., 1.]];
     let mirrored: Vec<Pt> = par.iter().map(|p| [-p[0], p[1]]).collect();

@@ -117,3 +117,57 @@ fn noisy_pieces_solve_with_a_matching_tolerance() {
         assert_eq!(r.solutions.len(), 1, "{name}: no solution with noise");
     }
 }
+
+/// Any convex polygon cut into a fan of triangles, the triangles moved and turned over at
+/// random, is reassembled: arbitrary float coordinates, not just lattice ones.
+mod fans {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn fan_puzzle(angles: &[f64], motions: &[(f64, f64, f64, bool)]) -> Puzzle {
+        let mut a = angles.to_vec();
+        a.sort_by(f64::total_cmp);
+        let ring: Vec<[f64; 2]> = a
+            .iter()
+            .map(|t| [10.0 * t.cos() + 3.0, 7.0 * t.sin() - 1.0])
+            .collect();
+        let pieces = (1..ring.len() - 1)
+            .map(|i| {
+                let (r, dx, dy, flip) = motions[i % motions.len()];
+                let (s, c) = r.sin_cos();
+                [ring[0], ring[i], ring[i + 1]]
+                    .iter()
+                    .map(|p| {
+                        let x = if flip { -p[0] } else { p[0] };
+                        [c * x - s * p[1] + dx, s * x + c * p[1] + dy]
+                    })
+                    .collect()
+            })
+            .collect();
+        Puzzle {
+            pieces,
+            target: vec![ring],
+            flip: true,
+            names: vec![],
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn a_fan_of_triangles_reassembles(
+            angles in proptest::collection::btree_set(0u32..360, 4..8),
+            motions in proptest::collection::vec((0.0f64..6.283, -50.0f64..50.0, -50.0f64..50.0, any::<bool>()), 1..4),
+        ) {
+            // Spread vertices at least 3 degrees apart (sharper slivers are not puzzles).
+            let mut deg: Vec<u32> = angles.into_iter().collect();
+            deg.dedup_by(|a, b| *a - *b < 3);
+            prop_assume!(deg.len() >= 4 && 360 - deg[deg.len() - 1] + deg[0] >= 3);
+            let rad: Vec<f64> = deg.iter().map(|&d| (d as f64).to_radians()).collect();
+            let puzzle = fan_puzzle(&rad, &motions);
+            let r = polygon::solve(&puzzle, &Options::default()).unwrap();
+            prop_assert_eq!(r.solutions.len(), 1);
+            assert_tiles(&puzzle, &r.solutions[0]);
+        }
+    }
+}

@@ -120,8 +120,8 @@ fn check_disjoint(region: &[Vec<Pt>], tol: &Tol) -> Result<(), PolygonError> {
                 })
             });
             let inside = |p: &[Pt], q: &[Pt]| {
-                let c = centroid(q);
-                contains(p, c) || q.iter().any(|&v| contains(p, v) && !on_boundary(p, v, tol))
+                contains(p, interior_point(q))
+                    || q.iter().any(|&v| contains(p, v) && !on_boundary(p, v, tol))
             };
             if crossing || inside(pa, pb) || inside(pb, pa) {
                 return Err(PolygonError::TargetsOverlap(a, b));
@@ -135,12 +135,22 @@ fn on_boundary(p: &[Pt], v: Pt, tol: &Tol) -> bool {
     (0..p.len()).any(|i| super::geometry::dist_to_segment(v, p[i], p[(i + 1) % p.len()]) <= tol.eps)
 }
 
-fn centroid(p: &[Pt]) -> Pt {
-    // A point surely inside a convex polygon; good enough to detect nesting of an ear.
-    let a = p[0];
-    let b = p[1];
-    let c = p[2];
-    [(a[0] + b[0] + c[0]) / 3.0, (a[1] + b[1] + c[1]) / 3.0]
+/// A point just inside a clockwise polygon: off the middle of its longest side, to the right.
+fn interior_point(p: &[Pt]) -> Pt {
+    let n = p.len();
+    let i = (0..n)
+        .max_by(|&a, &b| {
+            let la = super::geometry::dist(p[a], p[(a + 1) % n]);
+            la.total_cmp(&super::geometry::dist(p[b], p[(b + 1) % n]))
+        })
+        .unwrap_or(0);
+    let (a, b) = (p[i], p[(i + 1) % n]);
+    let d = sub(b, a);
+    // Right of a→b is (d.y, −d.x); step in by 1e-4 of the side.
+    [
+        (a[0] + b[0]) / 2.0 + d[1] * 1e-4,
+        (a[1] + b[1]) / 2.0 - d[0] * 1e-4,
+    ]
 }
 
 /// Collects counts and the first `max_print` distinct solutions.
