@@ -157,7 +157,7 @@ mod fans {
         #[test]
         fn a_fan_of_triangles_reassembles(
             angles in proptest::collection::btree_set(0u32..360, 4..8),
-            motions in proptest::collection::vec((0.0f64..6.283, -50.0f64..50.0, -50.0f64..50.0, any::<bool>()), 1..4),
+            motions in proptest::collection::vec((0.0f64..std::f64::consts::TAU, -50.0f64..50.0, -50.0f64..50.0, any::<bool>()), 1..4),
         ) {
             // Spread vertices at least 3 degrees apart (sharper slivers are not puzzles).
             let mut deg: Vec<u32> = angles.into_iter().collect();
