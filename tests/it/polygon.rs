@@ -342,3 +342,21 @@ fn a_target_of_two_polygons_and_no_flipping() {
         1
     );
 }
+
+#[test]
+fn many_identical_pieces_saturate_the_raw_count_instead_of_overflowing() {
+    let unit = vec![[0., 0.], [1., 0.], [1., 1.], [0., 1.]];
+    let p = Puzzle {
+        pieces: vec![unit; 25],
+        target: vec![vec![[0., 0.], [5., 0.], [5., 5.], [0., 5.]]],
+        flip: true,
+        names: vec![],
+    };
+    let all = Options {
+        all: true,
+        ..Options::default()
+    };
+    let r = polygon::solve(&p, &all).unwrap();
+    assert_eq!((r.arrangements, r.distinct, r.raw), (1, 1, u64::MAX));
+    assert_eq!(r.identical_pieces.len(), 1);
+}

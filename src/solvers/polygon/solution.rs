@@ -173,12 +173,13 @@ impl Visitor for Collector<'_> {
         for s in path {
             used[s.class] += 1;
         }
+        // Saturating: 21 identical pieces would overflow u64 (documented).
         let labelled: u64 = used
             .iter()
             .zip(&p.classes)
-            .map(|(&u, c)| (0..u).map(|i| c.count as u64 - i).product::<u64>())
-            .product();
-        self.raw += labelled;
+            .flat_map(|(&u, c)| (0..u).map(move |i| c.count as u64 - i))
+            .fold(1u64, |acc, f| acc.saturating_mul(f));
+        self.raw = self.raw.saturating_add(labelled);
         let placed: Vec<(usize, Vec<Pt>)> =
             path.iter().map(|s| (s.class, s.placed.clone())).collect();
         let key = canonical_key(&placed, &p.symmetries, &p.tol);
