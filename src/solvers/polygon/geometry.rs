@@ -91,7 +91,8 @@ pub struct Tol {
     pub eps: f64,
     /// Angles (radians) closer than this are equal.
     pub angle_eps: f64,
-    /// Grid for canonical hashing of regions (a few `eps`).
+    /// Grid for canonical hashing of regions and solutions (8√2 `eps`; irrational so that it
+    /// does not divide nice coordinates).
     pub quantum: f64,
 }
 
@@ -102,7 +103,7 @@ impl Tol {
         Tol {
             eps,
             angle_eps: (relative * 4.0).max(1e-9),
-            quantum: eps * 8.0,
+            quantum: eps * 8.0 * std::f64::consts::SQRT_2,
         }
     }
 
@@ -110,9 +111,12 @@ impl Tol {
         (a[0] - b[0]).abs() <= self.eps && (a[1] - b[1]).abs() <= self.eps && dist(a, b) <= self.eps
     }
 
-    /// `v` quantised to the hashing grid.
+    /// `v` quantised to the hashing grid. The grid is shifted by an irrational fraction of a
+    /// cell (1/π): puzzle coordinates are usually "nice" numbers (integers, decimals, lattice
+    /// points), and with an unshifted grid they can sit exactly on a cell boundary, where
+    /// rounding noise of 1e-14 would send two equal points to different cells.
     pub fn q(&self, v: f64) -> i64 {
-        (v / self.quantum).round() as i64
+        (v / self.quantum + std::f64::consts::FRAC_1_PI).round() as i64
     }
 }
 

@@ -84,11 +84,23 @@ pub fn sigma(pts: &[Pt], tol: &Tol) -> Vec<Pt> {
 
 /// LEGAL PSEUDO-POLYGON applied to σ(pseudo-polygon): the clockwise polygons that replace the
 /// region polygon (empty when it is fully covered), or why the placing is invalid.
-/// `expected_area` is the polygon's area minus the piece's.
-pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, Illegal> {
+/// The areas are the region polygon's and the piece's (what is left must be their
+/// difference).
+pub fn legal(
+    sig: &[Pt],
+    region_area: f64,
+    piece_area: f64,
+    tol: &Tol,
+) -> Result<Vec<Vec<Pt>>, Illegal> {
+    // Measured pieces do not fit exactly: allow a strip of width eps along both boundaries
+    // (perimeter ≈ 4√area), plus rounding of the areas themselves.
+    let area = Area {
+        expected: region_area - piece_area,
+        slack: tol.eps * 4.0 * (region_area.sqrt() + piece_area.sqrt()) + 1e-12 * region_area,
+    };
     let n = sig.len();
     if n < 3 {
-        return check_area(Vec::new(), expected_area, tol);
+        return check_area(Vec::new(), area, tol);
     }
     let mut inserts: Vec<(usize, Pt)> = Vec::new();
     let mut weak = false;
@@ -110,7 +122,7 @@ pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, 
         }
     }
     if !weak {
-        return check_area(vec![sig.to_vec()], expected_area, tol);
+        return check_area(vec![sig.to_vec()], area, tol);
     }
     // SPLIT: put every weak intersection point on its side, then cut the closed walk into
     // simple loops wherever it comes back to a point it has already visited.
@@ -149,12 +161,19 @@ pub fn legal(sig: &[Pt], expected_area: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, 
             polys.push(s);
         }
     }
-    check_area(polys, expected_area, tol)
+    check_area(polys, area, tol)
+}
+
+/// The area the sub-polygons must have together, and how far they may be off.
+#[derive(Clone, Copy)]
+struct Area {
+    expected: f64,
+    slack: f64,
 }
 
 /// Every surviving sub-polygon must be clockwise, and together they must have the area left
 /// over by the piece.
-fn check_area(polys: Vec<Vec<Pt>>, expected: f64, tol: &Tol) -> Result<Vec<Vec<Pt>>, Illegal> {
+fn check_area(polys: Vec<Vec<Pt>>, area: Area, tol: &Tol) -> Result<Vec<Vec<Pt>>, Illegal> {
     let mut total = 0.0;
     let mut kept = Vec::with_capacity(polys.len());
     for p in polys {
@@ -171,10 +190,7 @@ fn check_area(polys: Vec<Vec<Pt>>, expected: f64, tol: &Tol) -> Result<Vec<Vec<P
         total += a;
         kept.push(p);
     }
-    // Measured pieces do not fit exactly: allow a strip of width eps along the boundary
-    // (perimeter ≈ 4√area), plus rounding.
-    let slack = tol.eps * 4.0 * (expected.abs().sqrt() + tol.eps) + 1e-9 * expected.abs();
-    if (total - expected).abs() > slack {
+    if (total - area.expected).abs() > area.slack {
         return Err(Illegal::AreaMismatch);
     }
     Ok(kept)
@@ -192,6 +208,6 @@ pub fn rho(
 ) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
     let (pseudo, placed) = place(region, j, anchored);
     let sig = sigma(&pseudo, tol);
-    let polys = legal(&sig, region_area - piece_area, tol)?;
+    let polys = legal(&sig, region_area, piece_area, tol)?;
     Ok((polys, placed))
 }

@@ -50,7 +50,7 @@ fn figure_4b_two_weak_intersections_and_a_nil_polygon_are_valid() {
     let piece = anchored(&[[0., 2.], [1., 0.], [2., 0.], [3., 2.]]);
     let (pseudo, _) = place(&RECT, 1, &piece);
     let sig = sigma(&pseudo, &tol());
-    let polys = legal(&sig, 8.0 - 4.0, &tol()).unwrap();
+    let polys = legal(&sig, 8.0, 4.0, &tol()).unwrap();
     assert_eq!(polys.len(), 2, "{polys:?}");
     let mut areas: Vec<f64> = polys.iter().map(|p| area(p)).collect();
     areas.sort_by(f64::total_cmp);
@@ -106,5 +106,23 @@ fn rounding_noise_far_below_the_tolerance_does_not_break_a_fit() {
     piece[2][0] += 1e-13;
     piece[1][1] -= 1e-13;
     let (polys, _) = rho(&RECT, 8.0, 1, &piece, 8.0, &tol()).unwrap();
+    assert!(polys.is_empty());
+}
+
+#[test]
+fn the_last_piece_fills_its_hole_despite_area_rounding_at_a_tight_tolerance() {
+    // The Stomachion's last hole as the search meets it (a vertex 2e-15 off), with the
+    // tolerance at 1e-9: the leftover area is ~1e-14, which must not fail the area guard.
+    let tol = Tol::new(12.0, 1e-9);
+    let hole = [[12.0, 0.0], [8.0, 4.0], [12.0, 6.000000000000002]];
+    let hole_area = -signed_area(&hole);
+    // Piece 9 of the sample, (8,4) (12,0) (12,6), anchored at (12,0) along (12,0)→(8,4).
+    let d = [-4.0 / 32f64.sqrt(), 4.0 / 32f64.sqrt()];
+    let local = |p: Pt| {
+        let v = [p[0] - 12.0, p[1]];
+        [v[0] * d[0] + v[1] * d[1], -v[0] * d[1] + v[1] * d[0]]
+    };
+    let piece = vec![local([12.0, 0.0]), local([12.0, 6.0]), local([8.0, 4.0])];
+    let (polys, _) = rho(&hole, hole_area, 0, &piece, 12.0, &tol).unwrap();
     assert!(polys.is_empty());
 }
