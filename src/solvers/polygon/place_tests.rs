@@ -126,3 +126,58 @@ fn the_last_piece_fills_its_hole_despite_area_rounding_at_a_tight_tolerance() {
     let (polys, _) = rho(&hole, hole_area, 0, &piece, 12.0, &tol).unwrap();
     assert!(polys.is_empty());
 }
+
+mod sigma_properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// σ keeps the area, is idempotent, and removes exactly what was added to a convex
+        /// polygon: repeated points, midpoints of sides and out-and-back spikes along a side.
+        #[test]
+        fn sigma_undoes_padding(
+            angles in proptest::collection::btree_set(0u32..360, 3..9),
+            pads in proptest::collection::vec((0usize..8, 0u8..3, 0.1f64..0.9), 0..6),
+        ) {
+            let mut deg: Vec<u32> = angles.into_iter().collect();
+            deg.dedup_by(|a, b| *a - *b < 5);
+            prop_assume!(deg.len() >= 3 && 360 - deg[deg.len() - 1] + deg[0] >= 5);
+            // Clockwise: decreasing angle.
+            let base: Vec<Pt> = deg
+                .iter()
+                .rev()
+                .map(|&d| {
+                    let t = (d as f64).to_radians();
+                    [5.0 * t.cos(), 3.0 * t.sin()]
+                })
+                .collect();
+            let n = base.len();
+            let mut padded: Vec<Pt> = Vec::new();
+            for i in 0..n {
+                let (a, b) = (base[i], base[(i + 1) % n]);
+                padded.push(a);
+                for &(at, kind, f) in &pads {
+                    if at % n != i {
+                        continue;
+                    }
+                    let m = [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
+                    match kind {
+                        0 => padded.push(a),
+                        1 => padded.push(m),
+                        _ => {
+                            padded.push(m);
+                            padded.push([a[0] + 0.5 * f * (b[0] - a[0]), a[1] + 0.5 * f * (b[1] - a[1])]);
+                            padded.push(m);
+                        }
+                    }
+                }
+            }
+            let t = tol();
+            let s = sigma(&padded, &t);
+            prop_assert_eq!(s.len(), n);
+            prop_assert!(s.iter().all(|p| base.iter().any(|q| t.same(*p, *q))));
+            prop_assert!((signed_area(&s) - signed_area(&base)).abs() < 1e-9);
+            prop_assert_eq!(sigma(&s, &t), s.clone());
+        }
+    }
+}
