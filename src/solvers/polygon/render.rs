@@ -218,3 +218,43 @@ pub fn raster(target: &[Vec<Pt>], solution: &Solution) -> RgbImage {
     }
     img
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solvers::polygon::Placement;
+
+    fn two_halves() -> (Vec<Vec<Pt>>, Solution) {
+        let target = vec![vec![[0., 0.], [2., 0.], [2., 1.], [0., 1.]]];
+        let half = |x: f64, piece| Placement {
+            piece,
+            mirror: false,
+            vertices: vec![[x, 0.], [x + 1., 0.], [x + 1., 1.], [x, 1.]],
+            rotation: 0.0,
+            translation: [x, 0.],
+        };
+        let sol = Solution {
+            placements: vec![half(0., 0), half(1., 1)],
+        };
+        (target, sol)
+    }
+
+    #[test]
+    fn svg_has_the_target_each_piece_and_its_number() {
+        let (t, s) = two_halves();
+        let svg = svg(&t, &s);
+        assert_eq!(svg.matches("<polygon").count(), 3);
+        assert!(svg.contains(">0</text>") && svg.contains(">1</text>"));
+    }
+
+    #[test]
+    fn raster_paints_each_piece_in_its_colour() {
+        let (t, s) = two_halves();
+        let img = raster(&t, &s);
+        assert_eq!((img.width(), img.height()), (480 + 32, 240 + 32));
+        // Quarter points of each half (away from the label in the middle).
+        assert_eq!(img.get_pixel(16 + 60, 16 + 60).0, colour(0));
+        assert_eq!(img.get_pixel(16 + 240 + 180, 16 + 180).0, colour(1));
+        assert_eq!(img.get_pixel(4, 4).0, [255, 255, 255]);
+    }
+}
