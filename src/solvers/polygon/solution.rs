@@ -248,15 +248,27 @@ fn to_solution(p: &Prepared, path: &[Step]) -> Solution {
             let (sn, cs) = theta.sin_cos();
             let rot = |q: Pt| [cs * q[0] - sn * q[1], sn * q[0] + cs * q[1]];
             let t = sub(pa, rot(a));
+            let tidy_pt = |q: Pt| [tidy(q[0], p.tol.eps), tidy(q[1], p.tol.eps)];
             Placement {
                 piece,
                 mirror: own.mirror,
-                vertices: p.input[piece].iter().map(|&q| add(rot(m(q)), t)).collect(),
-                rotation: theta.to_degrees(),
-                translation: t,
+                vertices: p.input[piece]
+                    .iter()
+                    .map(|&q| tidy_pt(add(rot(m(q)), t)))
+                    .collect(),
+                rotation: tidy(theta.to_degrees(), 1e-7),
+                translation: tidy_pt(t),
             }
         })
         .collect();
     placements.sort_by_key(|pl| pl.piece);
     Solution { placements }
+}
+
+/// Rounds `v` to a decimal grid 10⁵ times finer than `eps`, so that output reads `1.0` and
+/// `0.0` rather than `0.9999999999999998` and `6.1e-17` (and never `-0.0`).
+fn tidy(v: f64, eps: f64) -> f64 {
+    let digits = (-(eps * 1e-5).log10()).ceil().clamp(0.0, 15.0) as i32;
+    let k = 10f64.powi(digits);
+    (v * k).round() / k + 0.0
 }
