@@ -1,0 +1,213 @@
+//! The placing function ρ of section 2: PLACE builds the pseudo-polygon, S (σ) deletes
+//! zero-length sides and merges collinear ones, and LEGAL PSEUDO-POLYGON decides by weak and
+//! strong intersections whether the piece fits, splitting at weak intersection points and
+//! checking the orientation of every sub-polygon (nil-polygons are ignored).
+
+use super::geometry::{add, dist_to_line, meet, scale, signed_area, sub, Meet, Pt, Tol};
+
+/// Why a placing is not in the domain of ρ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Illegal {
+    /// Two sides of the pseudo-polygon cross at a point interior to both (Figure 4a).
+    Strong,
+    /// After splitting at weak intersections a sub-polygon runs counter-clockwise: part of the
+    /// piece lies outside the region (Figure 4c).
+    WrongOrientation,
+    /// The sub-polygons' area does not equal the polygon's minus the piece's: a tolerance
+    /// artefact, refused rather than trusted.
+    AreaMismatch,
+}
+
+/// PLACE: the piece, given in its anchor frame (vertex q_l at the origin, side q_l→q_(l−1)
+/// along +x, then q_(l+1), …, q_(l−1) in counter-clockwise order), is put with q_l on region
+/// vertex `j` and that side along p_j→p_(j+1). Returns the pseudo-polygon
+/// p_1 … p_(j−1) q_l q_(l+1) … q_(l−1) p_j … p_n and the placed piece (from q_l on).
+pub fn place(region: &[Pt], j: usize, anchored: &[Pt]) -> (Vec<Pt>, Vec<Pt>) {
+    let n = region.len();
+    let pj = region[j];
+    let d = sub(region[(j + 1) % n], pj);
+    let d = scale(d, 1.0 / d[0].hypot(d[1]));
+    let perp = [-d[1], d[0]];
+    let placed: Vec<Pt> = anchored
+        .iter()
+        .map(|&[u, w]| add(pj, add(scale(d, u), scale(perp, w))))
+        .collect();
+    let mut pseudo = Vec::with_capacity(n + placed.len());
+    pseudo.extend_from_slice(&region[..j]);
+    pseudo.extend_from_slice(&placed);
+    pseudo.extend_from_slice(&region[j..]);
+    (pseudo, placed)
+}
+
+/// Whether σ deletes `p` between `a` and `b`: (b) it repeats its neighbour, or (a) it lies on
+/// a straight line through both neighbours (which, when they coincide, is always true).
+fn deletable(a: Pt, p: Pt, b: Pt, tol: &Tol) -> bool {
+    if tol.same(p, a) || tol.same(p, b) || tol.same(a, b) {
+        return true;
+    }
+    dist_to_line(p, a, b).is_none_or(|d| d <= tol.eps)
+}
+
+/// σ: repeat (a) and (b) until neither applies. An empty result is the nil-polygon (the
+/// pseudo-polygon vanished into a point or a doubled segment).
+pub fn sigma(pts: &[Pt], tol: &Tol) -> Vec<Pt> {
+    let mut out: Vec<Pt> = Vec::with_capacity(pts.len());
+    for &p in pts {
+        out.push(p);
+        loop {
+            let m = out.len();
+            if m >= 2 && tol.same(out[m - 1], out[m - 2]) {
+                out.pop();
+            } else if m >= 3 && deletable(out[m - 3], out[m - 2], out[m - 1], tol) {
+                out.remove(m - 2);
+            } else {
+                break;
+            }
+        }
+    }
+    // The seam between the last and the first vertex.
+    while out.len() >= 3 {
+        let m = out.len();
+        if deletable(out[m - 1], out[0], out[1], tol) {
+            out.remove(0);
+        } else if deletable(out[m - 2], out[m - 1], out[0], tol) {
+            out.pop();
+        } else {
+            break;
+        }
+    }
+    if out.len() < 3 {
+        out.clear();
+    }
+    out
+}
+
+/// LEGAL PSEUDO-POLYGON applied to σ(pseudo-polygon): the clockwise polygons that replace the
+/// region polygon (empty when it is fully covered), or why the placing is invalid.
+/// The areas are the region polygon's and the piece's (what is left must be their
+/// difference).
+pub fn legal(
+    sig: &[Pt],
+    region_area: f64,
+    piece_area: f64,
+    tol: &Tol,
+) -> Result<Vec<Vec<Pt>>, Illegal> {
+    // Measured pieces do not fit exactly: allow a strip of width eps along both boundaries
+    // (perimeter ≈ 4√area), plus rounding of the areas themselves.
+    let area = Area {
+        expected: region_area - piece_area,
+        slack: tol.eps * 4.0 * (region_area.sqrt() + piece_area.sqrt()) + 1e-12 * region_area,
+    };
+    let n = sig.len();
+    if n < 3 {
+        return check_area(Vec::new(), area, tol);
+    }
+    let mut inserts: Vec<(usize, Pt)> = Vec::new();
+    let mut weak = false;
+    for i in 0..n {
+        for k in i + 2..n {
+            if i == 0 && k == n - 1 {
+                continue;
+            }
+            match meet(sig[i], sig[(i + 1) % n], sig[k], sig[(k + 1) % n], tol) {
+                Meet::None => {}
+                Meet::Strong => return Err(Illegal::Strong),
+                Meet::Weak(points) => {
+                    weak = true;
+                    for &(side, p) in points.as_slice() {
+                        inserts.push((if side == 0 { i } else { k }, p));
+                    }
+                }
+            }
+        }
+    }
+    if !weak {
+        return check_area(vec![sig.to_vec()], area, tol);
+    }
+    // SPLIT: put every weak intersection point on its side, then cut the closed walk into
+    // simple loops wherever it comes back to a point it has already visited.
+    let along = |&(i, p): &(usize, Pt)| {
+        let a = sig[i];
+        super::geometry::dot(sub(p, a), sub(sig[(i + 1) % n], a))
+    };
+    inserts.sort_by(|x, y| x.0.cmp(&y.0).then(along(x).total_cmp(&along(y))));
+    let mut walk: Vec<Pt> = Vec::with_capacity(n + inserts.len());
+    let mut next = 0;
+    for (i, &v) in sig.iter().enumerate() {
+        walk.push(v);
+        while next < inserts.len() && inserts[next].0 == i {
+            let p = inserts[next].1;
+            if !walk.last().is_some_and(|&w| tol.same(w, p)) {
+                walk.push(p);
+            }
+            next += 1;
+        }
+    }
+    let mut stack: Vec<Pt> = Vec::with_capacity(walk.len());
+    let mut loops: Vec<Vec<Pt>> = Vec::new();
+    for p in walk {
+        if let Some(k) = stack.iter().position(|&s| tol.same(s, p)) {
+            loops.push(stack[k..].to_vec());
+            stack.truncate(k + 1);
+        } else {
+            stack.push(p);
+        }
+    }
+    loops.push(stack);
+    let mut polys = Vec::new();
+    for lp in loops {
+        let s = sigma(&lp, tol);
+        if s.len() >= 3 {
+            polys.push(s);
+        }
+    }
+    check_area(polys, area, tol)
+}
+
+/// The area the sub-polygons must have together, and how far they may be off.
+#[derive(Clone, Copy)]
+struct Area {
+    expected: f64,
+    slack: f64,
+}
+
+/// Every surviving sub-polygon must be clockwise, and together they must have the area left
+/// over by the piece.
+fn check_area(polys: Vec<Vec<Pt>>, area: Area, tol: &Tol) -> Result<Vec<Vec<Pt>>, Illegal> {
+    let mut total = 0.0;
+    let mut kept = Vec::with_capacity(polys.len());
+    for p in polys {
+        let a = -signed_area(&p);
+        let perimeter: f64 = (0..p.len())
+            .map(|i| super::geometry::dist(p[i], p[(i + 1) % p.len()]))
+            .sum();
+        if a.abs() <= tol.eps * perimeter {
+            continue; // a sliver of zero width: a nil-polygon
+        }
+        if a < 0.0 {
+            return Err(Illegal::WrongOrientation);
+        }
+        total += a;
+        kept.push(p);
+    }
+    if (total - area.expected).abs() > area.slack {
+        return Err(Illegal::AreaMismatch);
+    }
+    Ok(kept)
+}
+
+/// ρ for one region polygon: PLACE, σ, LEGAL. Returns the replacing polygons and the placed
+/// piece.
+pub fn rho(
+    region: &[Pt],
+    region_area: f64,
+    j: usize,
+    anchored: &[Pt],
+    piece_area: f64,
+    tol: &Tol,
+) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
+    let (pseudo, placed) = place(region, j, anchored);
+    let sig = sigma(&pseudo, tol);
+    let polys = legal(&sig, region_area, piece_area, tol)?;
+    Ok((polys, placed))
+}

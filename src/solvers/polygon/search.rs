@@ -1,0 +1,354 @@
+//! The depth-first search of sections 5 and 6: MINIMAL AREA polygon, BEST VERTEX, larger
+//! pieces first, ANGLE CHECK before PLACE, and the dead-end tests (polygon smaller than any
+//! piece, generalised to "area not a sum of available pieces"; a short side between two
+//! convex corners; a memo of regions proven impossible with the same multiset of pieces).
+
+use super::geometry::{Pt, Tol};
+use super::place::rho;
+use super::records::RegionPolygon;
+use super::symmetry::Anchor;
+use std::collections::{HashMap, HashSet};
+use std::f64::consts::PI;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// Beyond this many distinct subset sums the area test is skipped.
+const MAX_SUMS: usize = 1 << 14;
+
+/// A class of identical pieces as the search sees it.
+#[derive(Debug, Clone)]
+pub struct PieceClass {
+    pub area: f64,
+    pub shortest_side: f64,
+    pub anchors: Vec<Anchor>,
+    /// How many identical copies the puzzle has.
+    pub count: u32,
+}
+
+/// One placing on the current path.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub class: usize,
+    pub anchor: usize,
+    /// The placed piece, vertex for vertex with `anchors[anchor].local`.
+    pub placed: Vec<Pt>,
+}
+
+/// What the search reports back for each complete solution; returning `false` stops it.
+pub trait Visitor {
+    fn solution(&mut self, path: &[Step]) -> bool;
+}
+
+/// Why the search stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    NodeLimit,
+}
+
+pub struct Search<'a, V: Visitor> {
+    pub classes: &'a [PieceClass],
+    pub tol: Tol,
+    /// Pieces may be left unused (the target is covered by a subset).
+    pub allow_leftover: bool,
+    pub max_nodes: u64,
+    pub memo_limit: usize,
+    pub nodes: u64,
+    pub memo_hits: u64,
+    visitor: V,
+    path: Vec<Step>,
+    memo: HashSet<u128>,
+    sums: HashMap<Vec<u32>, Vec<f64>>,
+    stopped: bool,
+}
+
+impl<'a, V: Visitor> Search<'a, V> {
+    pub fn new(classes: &'a [PieceClass], tol: Tol, visitor: V) -> Self {
+        Search {
+            classes,
+            tol,
+            allow_leftover: false,
+            max_nodes: u64::MAX,
+            memo_limit: 4_000_000,
+            nodes: 0,
+            memo_hits: 0,
+            visitor,
+            path: Vec::new(),
+            memo: HashSet::new(),
+            sums: HashMap::new(),
+            stopped: false,
+        }
+    }
+
+    pub fn into_visitor(self) -> V {
+        self.visitor
+    }
+
+    /// Runs the search on `region` (clockwise polygons) with every piece available.
+    pub fn run(&mut self, region: Vec<RegionPolygon>) -> Result<u64, Stop> {
+        let mut avail: Vec<u32> = self.classes.iter().map(|c| c.count).collect();
+        let found = self.solve(region, &mut avail);
+        if self.nodes > self.max_nodes {
+            return Err(Stop::NodeLimit);
+        }
+        Ok(found)
+    }
+
+    /// The recursive `solve(R, A)` of section 5; returns how many solutions lie below.
+    fn solve(&mut self, region: Vec<RegionPolygon>, avail: &mut Vec<u32>) -> u64 {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            self.stopped = true;
+            return 0;
+        }
+        if region.is_empty() {
+            if avail.iter().any(|&c| c > 0) && !self.allow_leftover {
+                return 0;
+            }
+            if !self.visitor.solution(&self.path) {
+                self.stopped = true;
+            }
+            return 1;
+        }
+        if avail.iter().all(|&c| c == 0) || self.dead_end(&region, avail) {
+            return 0;
+        }
+        let key = self.memo_key(&region, avail);
+        if self.memo.contains(&key) {
+            self.memo_hits += 1;
+            return 0;
+        }
+        // MINIMAL AREA, then BEST VERTEX.
+        let pi = (0..region.len())
+            .min_by(|&a, &b| region[a].area.total_cmp(&region[b].area))
+            .unwrap_or(0);
+        let poly = &region[pi];
+        let Some((j, candidates)) = self.best_vertex(poly, avail) else {
+            if self.memo.len() < self.memo_limit {
+                self.memo.insert(key);
+            }
+            return 0;
+        };
+        let pts = poly.points();
+        let mut found = 0;
+        for (c, ai) in candidates {
+            let class = &self.classes[c];
+            let anchor = &class.anchors[ai];
+            let Ok((polys, placed)) = rho(&pts, poly.area, j, &anchor.local, class.area, &self.tol)
+            else {
+                continue;
+            };
+            let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
+            next.extend(
+                region
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != pi)
+                    .map(|(_, r)| r.clone()),
+            );
+            next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
+            avail[c] -= 1;
+            self.path.push(Step {
+                class: c,
+                anchor: ai,
+                placed,
+            });
+            found += self.solve(next, avail);
+            self.path.pop();
+            avail[c] += 1;
+            if self.stopped {
+                return found;
+            }
+        }
+        if found == 0 && self.memo.len() < self.memo_limit {
+            self.memo.insert(key);
+        }
+        found
+    }
+
+    /// BEST VERTEX: among corners with an interior angle below π, the one where the fewest
+    /// pieces pass ANGLE CHECK and SIDE CHECK (ties: smaller angle, then shorter adjacent
+    /// sides), with those candidates in search order (larger pieces first). `None` when some
+    /// convex corner admits no piece at all: a dead end.
+    fn best_vertex(
+        &self,
+        poly: &RegionPolygon,
+        avail: &[u32],
+    ) -> Option<(usize, Vec<(usize, usize)>)> {
+        let n = poly.v.len();
+        let angles: Vec<f64> = (0..n).map(|i| poly.angle(i)).collect();
+        // (candidate count, angle, adjacent sides, vertex, candidates)
+        type Choice = (usize, f64, f64, usize, Vec<(usize, usize)>);
+        let mut best: Option<Choice> = None;
+        for i in 0..n {
+            let a = angles[i];
+            if a >= PI - self.tol.angle_eps {
+                continue;
+            }
+            let cands = self.candidates(poly, &angles, i, avail);
+            let sides = poly.v[i].len + poly.v[(i + n - 1) % n].len;
+            let better = match &best {
+                None => true,
+                Some((bc, ba, bs, _, _)) => {
+                    cands.len() < *bc
+                        || (cands.len() == *bc
+                            && (a < ba - self.tol.angle_eps
+                                || (a <= ba + self.tol.angle_eps && sides < *bs)))
+                }
+            };
+            if better {
+                best = Some((cands.len(), a, sides, i, cands));
+            }
+            if best.as_ref().is_some_and(|b| b.0 == 0) {
+                return None;
+            }
+        }
+        best.map(|b| (b.3, b.4))
+    }
+
+    /// The (class, anchor) pairs that pass ANGLE CHECK at vertex `j`, and SIDE CHECK: a piece
+    /// side along a region side ending in a convex corner may not be longer than it, and when
+    /// both end there the piece's angle must fit in the corner's (the same on the other side
+    /// when the piece fills the corner's angle exactly).
+    fn candidates(
+        &self,
+        poly: &RegionPolygon,
+        angles: &[f64],
+        j: usize,
+        avail: &[u32],
+    ) -> Vec<(usize, usize)> {
+        let n = poly.v.len();
+        let (e, ae) = (self.tol.eps, self.tol.angle_eps);
+        let alpha = angles[j];
+        let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
+        let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
+        let mut out = Vec::new();
+        for (c, class) in self.classes.iter().enumerate() {
+            if avail[c] == 0 {
+                continue;
+            }
+            for (ai, an) in class.anchors.iter().enumerate() {
+                if an.angle > alpha + ae {
+                    continue;
+                }
+                if next_angle < PI {
+                    if an.side_prev > next_len + e {
+                        continue;
+                    }
+                    if an.side_prev >= next_len - e && an.angle_prev > next_angle + ae {
+                        continue;
+                    }
+                }
+                if an.angle >= alpha - ae && prev_angle < PI {
+                    if an.side_next > prev_len + e {
+                        continue;
+                    }
+                    if an.side_next >= prev_len - e && an.angle_next > prev_angle + ae {
+                        continue;
+                    }
+                }
+                out.push((c, ai));
+            }
+        }
+        out
+    }
+
+    /// The dead-end tests of section 6, (1) and (2).
+    fn dead_end(&mut self, region: &[RegionPolygon], avail: &[u32]) -> bool {
+        let area_eps = self.area_eps();
+        let shortest = (0..avail.len())
+            .filter(|&c| avail[c] > 0)
+            .map(|c| self.classes[c].shortest_side)
+            .fold(f64::INFINITY, f64::min);
+        for poly in region {
+            let n = poly.v.len();
+            for i in 0..n {
+                if poly.v[i].len < shortest - self.tol.eps
+                    && poly.angle(i) < PI - self.tol.angle_eps
+                    && poly.angle((i + 1) % n) < PI - self.tol.angle_eps
+                {
+                    return true;
+                }
+            }
+        }
+        let sums = self.subset_sums(avail);
+        if sums.last() == Some(&f64::INFINITY) {
+            return false;
+        }
+        region.iter().any(|poly| {
+            let k = sums.partition_point(|&s| s < poly.area - area_eps);
+            k == sums.len() || sums[k] > poly.area + area_eps
+        })
+    }
+
+    fn area_eps(&self) -> f64 {
+        // A length error of eps along the perimeter (≈ 4√area) of the whole puzzle.
+        let total: f64 = self.classes.iter().map(|c| c.area * c.count as f64).sum();
+        self.tol.eps * total.sqrt() * 4.0
+    }
+
+    /// The sorted areas that some sub-multiset of the available pieces covers: a polygon
+    /// of any other area cannot be filled (dead-end test 1 asks only for "at least the
+    /// smallest piece").
+    fn subset_sums(&mut self, avail: &[u32]) -> &Vec<f64> {
+        if !self.sums.contains_key(avail) {
+            // Merge only sums equal up to rounding (merging at the area tolerance would chain
+            // distinct sums together); membership is tested with the tolerance.
+            let total: f64 = self.classes.iter().map(|c| c.area * c.count as f64).sum();
+            let same = 1e-12 * total;
+            let mut sums: Vec<f64> = vec![0.0];
+            for (c, &k) in avail.iter().enumerate() {
+                for _ in 0..k {
+                    let a = self.classes[c].area;
+                    let more: Vec<f64> = sums.iter().map(|s| s + a).collect();
+                    sums.extend(more);
+                    sums.sort_by(f64::total_cmp);
+                    sums.dedup_by(|x, y| (*x - *y).abs() <= same);
+                    if sums.len() > MAX_SUMS {
+                        // Too many to be a useful filter: allow every area.
+                        sums = vec![0.0, f64::INFINITY];
+                        break;
+                    }
+                }
+            }
+            sums.remove(0);
+            self.sums.insert(avail.to_vec(), sums);
+        }
+        &self.sums[avail]
+    }
+
+    /// A 128-bit hash of the region (each polygon up to translation, the polygons as a
+    /// multiset) and of the multiset of available pieces. Only failures are stored, so a
+    /// near-miss of the quantisation costs time, never a solution.
+    fn memo_key(&self, region: &[RegionPolygon], avail: &[u32]) -> u128 {
+        let mut polys: Vec<Vec<i64>> = region
+            .iter()
+            .map(|poly| {
+                let q: Vec<(i64, i64)> = poly
+                    .v
+                    .iter()
+                    .map(|v| (self.tol.q(v.p[0]), self.tol.q(v.p[1])))
+                    .collect();
+                let start = (0..q.len()).min_by_key(|&i| q[i]).unwrap_or(0);
+                let o = q[start];
+                (0..q.len())
+                    .flat_map(|k| {
+                        let p = q[(start + k) % q.len()];
+                        [p.0 - o.0, p.1 - o.1]
+                    })
+                    .collect()
+            })
+            .collect();
+        polys.sort_unstable();
+        let mut h1 = DefaultHasher::new();
+        let mut h2 = DefaultHasher::new();
+        0xA5A5_u16.hash(&mut h2);
+        for h in [&mut h1, &mut h2] {
+            polys.hash(h);
+            avail.hash(h);
+        }
+        ((h1.finish() as u128) << 64) | h2.finish() as u128
+    }
+}
+
+#[cfg(test)]
+#[path = "search_tests.rs"]
+mod tests;

@@ -1,0 +1,126 @@
+//! The search's strategies and dead-end tests in isolation.
+
+use super::*;
+use crate::solvers::polygon::records::oriented;
+use crate::solvers::polygon::symmetry::anchors;
+
+struct Count(u64);
+
+impl Visitor for Count {
+    fn solution(&mut self, _: &[Step]) -> bool {
+        self.0 += 1;
+        true
+    }
+}
+
+fn tol() -> Tol {
+    Tol::new(4.0, 1e-9)
+}
+
+fn class(pts: &[Pt], count: u32) -> PieceClass {
+    let ccw = oriented(pts.to_vec(), true);
+    let n = ccw.len();
+    PieceClass {
+        area: super::super::geometry::signed_area(&ccw),
+        shortest_side: (0..n)
+            .map(|i| super::super::geometry::dist(ccw[i], ccw[(i + 1) % n]))
+            .fold(f64::INFINITY, f64::min),
+        anchors: anchors(&ccw, true, &tol()),
+        count,
+    }
+}
+
+fn region(pts: &[Pt]) -> RegionPolygon {
+    RegionPolygon::new(&oriented(pts.to_vec(), false))
+}
+
+const UNIT: [Pt; 4] = [[0., 0.], [1., 0.], [1., 1.], [0., 1.]];
+
+#[test]
+fn identical_pieces_are_tried_once_per_place() {
+    let classes = [class(&UNIT, 2)];
+    let mut s = Search::new(&classes, tol(), Count(0));
+    let found = s.run(vec![region(&[[0., 0.], [2., 0.], [2., 1.], [0., 1.]])]);
+    assert_eq!(found, Ok(1), "one arrangement, not two");
+    assert_eq!(s.nodes, 3);
+}
+
+#[test]
+fn a_short_side_between_convex_corners_is_a_dead_end() {
+    // A 4 × 0.5 strip: its short sides are shorter than every side of a unit square.
+    let classes = [class(&UNIT, 2)];
+    let mut s = Search::new(&classes, tol(), Count(0));
+    let strip = region(&[[0., 0.], [4., 0.], [4., 0.5], [0., 0.5]]);
+    assert!(s.dead_end(&[strip], &[2]));
+}
+
+#[test]
+fn an_area_no_subset_of_pieces_makes_is_a_dead_end() {
+    let classes = [class(&[[0., 0.], [2., 0.], [2., 2.], [0., 2.]], 2)];
+    let mut s = Search::new(&classes, tol(), Count(0));
+    // Area 6: not 4 or 8.
+    let r = region(&[[0., 0.], [3., 0.], [3., 2.], [0., 2.]]);
+    assert!(s.dead_end(std::slice::from_ref(&r), &[2]));
+    let ok = region(&[[0., 0.], [4., 0.], [4., 2.], [0., 2.]]);
+    assert!(!s.dead_end(&[ok], &[2]));
+}
+
+#[test]
+fn best_vertex_never_picks_a_reflex_corner() {
+    let classes = [class(&UNIT, 3)];
+    let s = Search::new(&classes, tol(), Count(0));
+    let ell = region(&[[0., 0.], [2., 0.], [2., 1.], [1., 1.], [1., 2.], [0., 2.]]);
+    let (j, cands) = s
+        .best_vertex(&ell, &[3])
+        .expect("a convex corner takes a square");
+    assert!(ell.angle(j) < PI);
+    assert!(!cands.is_empty());
+}
+
+#[test]
+fn the_memo_key_ignores_translation_and_start_vertex_but_not_pieces() {
+    let classes = [class(&UNIT, 2)];
+    let s = Search::new(&classes, tol(), Count(0));
+    let a = region(&[[0., 0.], [2., 0.], [2., 1.], [0., 1.]]);
+    let b = region(&[[5., 3.], [5., 4.], [7., 4.], [7., 3.]]);
+    let c = region(&[[2., 1.], [0., 1.], [0., 0.], [2., 0.]]);
+    let k = s.memo_key(std::slice::from_ref(&a), &[2]);
+    assert_eq!(k, s.memo_key(&[b], &[2]));
+    assert_eq!(k, s.memo_key(&[c], &[2]));
+    assert_ne!(k, s.memo_key(&[a], &[1]));
+}
+
+#[test]
+fn an_impossible_region_is_remembered_and_not_searched_twice() {
+    // A 1 × 2 hole and two unit holes, but only a domino and one square: the root fails
+    // (area 4 against 3) after a search, and the same region is then answered by the memo.
+    let classes = [
+        class(&[[0., 0.], [2., 0.], [2., 1.], [0., 1.]], 1),
+        class(&UNIT, 1),
+    ];
+    let mut s = Search::new(&classes, tol(), Count(0));
+    let r = vec![
+        region(&[[0., 0.], [2., 0.], [2., 1.], [0., 1.]]),
+        region(&[[3., 0.], [4., 0.], [4., 1.], [3., 1.]]),
+        region(&[[5., 0.], [6., 0.], [6., 1.], [5., 1.]]),
+    ];
+    assert_eq!(s.run(r), Ok(0));
+    let nodes = s.nodes;
+    let r2 = vec![
+        region(&[[0., 0.], [2., 0.], [2., 1.], [0., 1.]]),
+        region(&[[3., 0.], [4., 0.], [4., 1.], [3., 1.]]),
+        region(&[[5., 0.], [6., 0.], [6., 1.], [5., 1.]]),
+    ];
+    assert_eq!(s.run(r2), Ok(0));
+    assert_eq!(s.nodes, nodes + 1, "the second run stops at the memo");
+    assert!(s.memo_hits >= 1);
+}
+
+#[test]
+fn the_node_limit_stops_the_search_with_an_error() {
+    let classes = [class(&UNIT, 8)];
+    let mut s = Search::new(&classes, tol(), Count(0));
+    s.max_nodes = 3;
+    let r = s.run(vec![region(&[[0., 0.], [4., 0.], [4., 2.], [0., 2.]])]);
+    assert_eq!(r, Err(Stop::NodeLimit));
+}
