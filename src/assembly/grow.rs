@@ -272,19 +272,18 @@ impl Grower<'_> {
         let mut best: Option<(usize, &Proposal, (u8, f64, f64))> = None;
         for (j, list) in self.proposals.iter().enumerate() {
             for q in list {
-                let Some(live) = &q.closes else {
+                let Some(closes) = &q.closes else {
                     continue;
                 };
-                let live: Vec<f64> = live.iter().map(|s| s.2).collect();
-                if live.is_empty() {
+                if closes.is_empty() {
                     continue;
                 }
-                let tier = match live.len() {
+                let tier = match closes.len() {
                     1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
                     1 => 2,
                     _ => 0,
                 };
-                let mean = live.iter().sum::<f64>() / live.len() as f64;
+                let mean = closes.iter().map(|s| s.2).sum::<f64>() / closes.len() as f64;
                 let cost = (mean / unit) * q.merit.max(0.05);
                 let key = (tier, cost, near_last(j, &q.pose));
                 let better = match &best {
