@@ -21,6 +21,7 @@ pub fn solve_naive(p: &Puzzle, keep: usize, stop_at: Option<u64>, limits: &Limit
         used: vec![false; p.tiles.len()],
         board: Vec::with_capacity(p.rows * p.cols),
         placements: 0,
+        nodes: 0,
         raw: 0,
         solutions: Vec::new(),
         keep,
@@ -37,7 +38,7 @@ pub fn solve_naive(p: &Puzzle, keep: usize, stop_at: Option<u64>, limits: &Limit
         // changes), so the rotations partition the raw solutions into equal groups.
         distinct: s.raw / p.symmetry_order(),
         placements: s.placements,
-        nodes: 0,
+        nodes: s.nodes,
         solutions: s.solutions,
         stopped: s.stop,
         complete,
@@ -51,6 +52,7 @@ struct Naive<'a> {
     used: Vec<bool>,
     board: Vec<(usize, u8, [i32; 4])>,
     placements: u64,
+    nodes: u64,
     raw: u64,
     solutions: Vec<Solution>,
     keep: usize,
@@ -96,6 +98,7 @@ impl Naive<'_> {
                 if !self.fits(cell, &e) {
                     continue;
                 }
+                self.nodes += 1;
                 self.board.push((t, rot, e));
                 if cell + 1 == self.n {
                     self.raw += 1;

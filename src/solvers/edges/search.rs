@@ -94,7 +94,7 @@ pub struct Outcome {
     pub distinct: u64,
     /// (tile, rotation, cell) triples tested.
     pub placements: u64,
-    /// Placements accepted (search nodes); 0 for the naive engine, where it is not tracked.
+    /// Placements accepted (search nodes).
     pub nodes: u64,
     /// The distinct solutions kept (fast engine) or the raw ones (naive engine).
     pub solutions: Vec<Solution>,
