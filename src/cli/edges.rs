@@ -1,7 +1,6 @@
 //! `jigsaw edges`: solve an edge-matching puzzle file, or study random / planted puzzles.
 
 use super::GlobalArgs;
-use anyhow::{bail, Context};
 use crate::solvers::edges::planted::{e2_like_colours, planted_puzzle, puzzle_text, PlantSpec};
 use crate::solvers::edges::random::{run_random, RandomSpec};
 use crate::solvers::edges::render::{board_art, board_png, grid_text};
@@ -9,6 +8,7 @@ use crate::solvers::edges::{
     parse_puzzle, solve, solve_naive, Config, Limits, Order, Outcome, Overrides, Puzzle, Rule,
     Solution, Stop,
 };
+use anyhow::{bail, Context};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,9 +45,9 @@ pub struct Args {
     /// List at most this many solutions.
     #[arg(long, default_value_t = 20)]
     pub max_print: usize,
-    /// Cell order: rowmajor, colmajor or diagonal.
-    #[arg(long, default_value = "rowmajor")]
-    pub order: Order,
+    /// Cell order: rowmajor, colmajor or diagonal [default: along the shorter side].
+    #[arg(long)]
+    pub order: Option<Order>,
     /// The seeds' naive search (row-major, every unused tile in every rotation, no symmetry
     /// breaking) with its exact placement count.
     #[arg(long)]
@@ -110,16 +110,26 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         };
         parse_puzzle(&text, &flags).with_context(|| format!("{}", path.display()))?
     };
-    if args.naive && args.order != Order::RowMajor {
+    if args.naive && args.order.is_some_and(|o| o != Order::RowMajor) {
         bail!("--naive searches in row-major order only");
     }
+    let order = if args.naive {
+        Order::RowMajor
+    } else {
+        args.order
+            .unwrap_or_else(|| Order::for_board(puzzle.rows, puzzle.cols))
+    };
     let listing = if args.count { 0 } else { args.max_print };
-    let stop_after = if args.all || args.count { None } else { Some(1) };
+    let stop_after = if args.all || args.count {
+        None
+    } else {
+        Some(1)
+    };
     let out = if args.naive {
         solve_naive(&puzzle, listing, stop_after, &limits)
     } else {
         let cfg = Config {
-            order: args.order,
+            order,
             keep: listing,
             stop_after,
             limits,
@@ -132,7 +142,13 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         out.solutions
             .iter()
-            .flat_map(|s| if args.all { s.board_rotations() } else { vec![s.clone()] })
+            .flat_map(|s| {
+                if args.all {
+                    s.board_rotations()
+                } else {
+                    vec![s.clone()]
+                }
+            })
             .take(listing)
             .collect()
     };
@@ -141,9 +157,15 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             crate::files::save_png_atomic(png, &board_png(&puzzle, first))?;
         }
     }
-    report(&args, global, &puzzle, &out, &listed)?;
-    let none = out.raw == 0;
-    Ok(if none { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    report(&args, global, &puzzle, &out, &listed, order)?;
+    // Failure: no solution, or a count that a limit cut short.
+    let partial = matches!(out.stopped, Some(Stop::TimeLimit | Stop::PlacementLimit));
+    let failed = out.raw == 0 || (partial && stop_after.is_none());
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn planted(args: &Args) -> anyhow::Result<Puzzle> {
@@ -188,6 +210,7 @@ fn report(
     p: &Puzzle,
     out: &Outcome,
     listed: &[Solution],
+    order: Order,
 ) -> anyhow::Result<()> {
     let secs = out.elapsed.as_secs_f64();
     let rate = out.placements as f64 / secs.max(1e-9);
@@ -195,8 +218,11 @@ fn report(
         let sols: Vec<_> = listed
             .iter()
             .map(|s| {
-                let grid: Vec<[usize; 2]> =
-                    s.cells.iter().map(|c| [c.tile + 1, c.rot as usize]).collect();
+                let grid: Vec<[usize; 2]> = s
+                    .cells
+                    .iter()
+                    .map(|c| [c.tile + 1, c.rot as usize])
+                    .collect();
                 json!({ "grid": grid })
             })
             .collect();
@@ -211,7 +237,7 @@ fn report(
             "rule": p.rule,
             "border": p.border,
             "engine": if args.naive { "naive" } else { "fast" },
-            "order": args.order,
+            "order": order,
             "complete": out.complete,
             "stopped": out.stopped,
             "seconds": secs,
@@ -220,12 +246,20 @@ fn report(
     }
     let mut text = String::new();
     for (i, s) in listed.iter().enumerate() {
-        text.push_str(&format!("solution {} (tile:rotation)\n{}", i + 1, grid_text(s)));
+        text.push_str(&format!(
+            "solution {} (tile:rotation)\n{}",
+            i + 1,
+            grid_text(s)
+        ));
         if i == 0 && !global.quiet {
             text.push_str(&board_art(p, s));
         }
     }
-    let engine = if args.naive { "naive row-major" } else { "fast" };
+    let engine = if args.naive {
+        "naive row-major".to_string()
+    } else {
+        format!("fast {order:?}")
+    };
     text.push_str(&format!(
         "{} x {} board, {:?} rule, border {}: {} raw solutions, {} distinct up to board rotation ({})\n",
         p.rows,

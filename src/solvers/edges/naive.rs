@@ -74,7 +74,12 @@ impl Naive<'_> {
         if c > 0 && !self.p.rule.fits(self.board[cell - 1].2[RIGHT], e[LEFT]) {
             return false;
         }
-        if r > 0 && !self.p.rule.fits(self.board[cell - self.p.cols].2[BOTTOM], e[TOP]) {
+        if r > 0
+            && !self
+                .p
+                .rule
+                .fits(self.board[cell - self.p.cols].2[BOTTOM], e[TOP])
+        {
             return false;
         }
         true

@@ -102,14 +102,19 @@ pub fn parse_puzzle(text: &str, flags: &Overrides) -> Result<Puzzle, PuzzleError
         let is_keyword = words[0].starts_with(|c: char| c.is_ascii_alphabetic());
         if is_keyword {
             if seen_data {
-                return Err(syntax(line, format!("header line '{content}' after the first tile")));
+                return Err(syntax(
+                    line,
+                    format!("header line '{content}' after the first tile"),
+                ));
             }
             if words.len() != 2 && key != "size" {
                 return Err(syntax(line, format!("expected '{key} VALUE'")));
             }
             match key.as_str() {
                 "rows" => header.rows = Some(parse_int(line, words[1], "a row count")?),
-                "cols" | "columns" => header.cols = Some(parse_int(line, words[1], "a column count")?),
+                "cols" | "columns" => {
+                    header.cols = Some(parse_int(line, words[1], "a column count")?)
+                }
                 "size" => {
                     if words.len() != 3 {
                         return Err(syntax(line, "expected 'size ROWS COLS'"));
@@ -117,7 +122,9 @@ pub fn parse_puzzle(text: &str, flags: &Overrides) -> Result<Puzzle, PuzzleError
                     header.rows = Some(parse_int(line, words[1], "a row count")?);
                     header.cols = Some(parse_int(line, words[2], "a column count")?);
                 }
-                "rule" => header.rule = Some(words[1].parse().map_err(|e: String| syntax(line, e))?),
+                "rule" => {
+                    header.rule = Some(words[1].parse().map_err(|e: String| syntax(line, e))?)
+                }
                 "border" => {
                     header.border = Some(if words[1].eq_ignore_ascii_case("none") {
                         None
@@ -130,7 +137,10 @@ pub fn parse_puzzle(text: &str, flags: &Overrides) -> Result<Puzzle, PuzzleError
                         "trbl" => false,
                         "tlrb" => true,
                         other => {
-                            return Err(syntax(line, format!("unknown edge order '{other}' (trbl or tlrb)")))
+                            return Err(syntax(
+                                line,
+                                format!("unknown edge order '{other}' (trbl or tlrb)"),
+                            ))
                         }
                     })
                 }
@@ -149,7 +159,10 @@ pub fn parse_puzzle(text: &str, flags: &Overrides) -> Result<Puzzle, PuzzleError
         if words.len() != 4 {
             return Err(syntax(
                 line,
-                format!("expected 4 integers (one tile's edges), found {} fields", words.len()),
+                format!(
+                    "expected 4 integers (one tile's edges), found {} fields",
+                    words.len()
+                ),
             ));
         }
         let mut e = [0i32; 4];
@@ -173,8 +186,8 @@ fn build(
     let n = lines.len();
     let (rows, cols) = match (s.rows, s.cols) {
         (Some(r), Some(c)) => (r, c),
-        (Some(r), None) if r > 0 && n % r == 0 => (r, n / r),
-        (None, Some(c)) if c > 0 && n % c == 0 => (n / c, c),
+        (Some(r), None) if r > 0 && n.is_multiple_of(r) => (r, n / r),
+        (None, Some(c)) if c > 0 && n.is_multiple_of(c) => (n / c, c),
         (None, None) => {
             let side = (n as f64).sqrt().round() as usize;
             if side * side != n {
@@ -278,7 +291,10 @@ mod tests {
     #[test]
     fn square_of_tile_count_and_complement_by_default() {
         let p = parse_puzzle(SEED, &Overrides::default()).unwrap();
-        assert_eq!((p.rows, p.cols, p.rule, p.border), (3, 3, Rule::Complement, None));
+        assert_eq!(
+            (p.rows, p.cols, p.rule, p.border),
+            (3, 3, Rule::Complement, None)
+        );
         assert_eq!(p.tiles[0], [-3, -2, 3, 1]);
     }
 
@@ -324,9 +340,29 @@ mod tests {
         assert!(matches!(e, PuzzleError::NotSquare { tiles: 8 }), "{e}");
         let mut bad = SEED.replace("-4 3 3 -2", "-4 3 3 9");
         let e = parse_puzzle(&bad, &Overrides::default()).unwrap_err();
-        assert!(matches!(e, PuzzleError::NoPartner { line: 9, symbol: 9, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                PuzzleError::NoPartner {
+                    line: 9,
+                    symbol: 9,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         bad = format!("rows 2\ncols 2\n{SEED}");
         let e = parse_puzzle(&bad, &Overrides::default()).unwrap_err();
-        assert!(matches!(e, PuzzleError::TileCount { need: 4, tiles: 9, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                PuzzleError::TileCount {
+                    need: 4,
+                    tiles: 9,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }

@@ -179,12 +179,19 @@ impl Puzzle {
                         }
                     }
                 }
-                if c + 1 < self.cols && !self.rule.fits(e[RIGHT], edges[r * self.cols + c + 1][LEFT])
+                if c + 1 < self.cols
+                    && !self.rule.fits(e[RIGHT], edges[r * self.cols + c + 1][LEFT])
                 {
-                    return Err(format!("edge mismatch right of row {} col {}", r + 1, c + 1));
+                    return Err(format!(
+                        "edge mismatch right of row {} col {}",
+                        r + 1,
+                        c + 1
+                    ));
                 }
                 if r + 1 < self.rows
-                    && !self.rule.fits(e[BOTTOM], edges[(r + 1) * self.cols + c][TOP])
+                    && !self
+                        .rule
+                        .fits(e[BOTTOM], edges[(r + 1) * self.cols + c][TOP])
                 {
                     return Err(format!("edge mismatch below row {} col {}", r + 1, c + 1));
                 }

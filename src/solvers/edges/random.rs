@@ -49,9 +49,8 @@ pub struct RandomReport {
 /// Puzzle `index` of the stream with seed `seed`: each puzzle has its own generator, so the
 /// set does not depend on how the work is split across threads.
 pub fn random_puzzle(spec: &RandomSpec, index: u64) -> Puzzle {
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(
-        spec.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15),
-    );
+    let mut rng =
+        rand_pcg::Pcg64::seed_from_u64(spec.seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let s = spec.symbols as i32;
     let mut symbol = || -> i32 {
         match spec.rule {

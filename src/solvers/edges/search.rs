@@ -41,6 +41,16 @@ impl std::str::FromStr for Order {
 }
 
 impl Order {
+    /// The default: sweep along the shorter side, so the frontier of placed cells whose
+    /// neighbours are still open stays short (row-major for square and tall boards).
+    pub fn for_board(rows: usize, cols: usize) -> Order {
+        if cols > rows {
+            Order::ColMajor
+        } else {
+            Order::RowMajor
+        }
+    }
+
     /// The cells (row-major indices) in this order.
     pub fn cells(self, rows: usize, cols: usize) -> Vec<usize> {
         match self {
@@ -49,7 +59,11 @@ impl Order {
                 .flat_map(|c| (0..rows).map(move |r| r * cols + c))
                 .collect(),
             Order::Diagonal => (0..rows + cols - 1)
-                .flat_map(|d| (0..rows).filter(move |&r| d >= r && d - r < cols).map(move |r| r * cols + d - r))
+                .flat_map(|d| {
+                    (0..rows)
+                        .filter(move |&r| d >= r && d - r < cols)
+                        .map(move |r| r * cols + d - r)
+                })
                 .collect(),
         }
     }
@@ -162,40 +176,58 @@ pub fn solve(p: &Puzzle, cfg: &Config) -> Outcome {
     let mut found: u64 = 0;
     let mut kept = Vec::new();
     let mut stopped = None;
-    let mut next_check: u64 = 1 << 20;
+    let mut next_check: u64 = 1 << 18;
 
     let first = base[0] + t.outer as usize * keys + t.outer as usize;
     pos[0] = start_of[first];
     end[0] = start_of[first + 1];
     let mut d = 0usize;
-    loop {
-        let at = pos[d];
-        if at == end[d] {
-            if d == 0 {
-                break;
+    // Tile placed at each depth, for undoing `used` on backtrack.
+    let mut tile_at = vec![0u16; n];
+    // SAFETY (for every `get_unchecked` below): list indices come from `base + left * keys +
+    // top` with `left, top < keys`, so they index `start_of` (one entry longer than the lists);
+    // `pos[d] < end[d] <= cands.len()` when read; tiles index `used`; cells are `< n` and
+    // neighbour sources `<= n`, inside `rneed`/`bneed` (length n + 1); depths are `< n`.
+    debug_assert!(start_of.len() == t.classes * keys * keys + 1);
+    'search: loop {
+        let stop = unsafe { *end.get_unchecked(d) };
+        let floor = unsafe { *lo.get_unchecked(d) };
+        let mut at = unsafe { *pos.get_unchecked(d) };
+        // The hot loop: walk the candidate list to the first unused tile.
+        let c = loop {
+            if at == stop {
+                // List exhausted: backtrack.
+                if d == 0 {
+                    break 'search;
+                }
+                d -= 1;
+                unsafe {
+                    *used.get_unchecked_mut(*tile_at.get_unchecked(d) as usize) = false;
+                    *pos.get_unchecked_mut(d) += 1;
+                }
+                continue 'search;
             }
-            d -= 1;
-            used[cands[pos[d] as usize].tile as usize] = false;
-            pos[d] += 1;
-            continue;
-        }
-        placements += 1;
-        if placements >= next_check {
-            next_check += 1 << 20;
+            let c = unsafe { *cands.get_unchecked(at as usize) };
+            placements += 1;
+            if !unsafe { *used.get_unchecked(c.tile as usize) } && c.tile >= floor {
+                break c;
+            }
+            at += 1;
+        };
+        unsafe { *pos.get_unchecked_mut(d) = at };
+        nodes += 1;
+        if nodes >= next_check {
+            next_check += 1 << 18;
             stopped = cfg.limits.check(placements, start);
             if stopped.is_some() {
                 break;
             }
         }
-        let c = cands[at as usize];
-        if used[c.tile as usize] || c.tile < lo[d] {
-            pos[d] = at + 1;
-            continue;
+        let cell = unsafe { *cells.get_unchecked(d) };
+        unsafe {
+            *rneed.get_unchecked_mut(cell) = c.right;
+            *bneed.get_unchecked_mut(cell) = c.bottom;
         }
-        nodes += 1;
-        let cell = cells[d];
-        rneed[cell] = c.right;
-        bneed[cell] = c.bottom;
         if d + 1 == n {
             found += 1;
             if kept.len() < cfg.keep {
@@ -220,16 +252,23 @@ pub fn solve(p: &Puzzle, cfg: &Config) -> Outcome {
             pos[d] = at + 1;
             continue;
         }
-        used[c.tile as usize] = true;
+        unsafe {
+            *used.get_unchecked_mut(c.tile as usize) = true;
+            *tile_at.get_unchecked_mut(d) = c.tile;
+        }
         d += 1;
-        let list = base[d] + rneed[left_src[d]] as usize * keys + bneed[top_src[d]] as usize;
-        pos[d] = start_of[list];
-        end[d] = start_of[list + 1];
-        lo[d] = if above_anchor[d] {
-            cands[pos[0] as usize].tile + 1
-        } else {
-            0
-        };
+        unsafe {
+            let list = *base.get_unchecked(d)
+                + *rneed.get_unchecked(*left_src.get_unchecked(d)) as usize * keys
+                + *bneed.get_unchecked(*top_src.get_unchecked(d)) as usize;
+            *pos.get_unchecked_mut(d) = *start_of.get_unchecked(list);
+            *end.get_unchecked_mut(d) = *start_of.get_unchecked(list + 1);
+            *lo.get_unchecked_mut(d) = if *above_anchor.get_unchecked(d) {
+                *tile_at.get_unchecked(0) + 1
+            } else {
+                0
+            };
+        }
     }
     let complete = stopped.is_none();
     let (raw, distinct) = if breaks {

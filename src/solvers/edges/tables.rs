@@ -100,7 +100,11 @@ impl Tables {
                     // Outer sides are keyed by the border symbol (already in `l`/`tp`) or,
                     // without a border rule, also listed under the wildcard.
                     let lefts: &[u16] = if p.border.is_none() { &[l, wild] } else { &[l] };
-                    let tops: &[u16] = if p.border.is_none() { &[tp, wild] } else { &[tp] };
+                    let tops: &[u16] = if p.border.is_none() {
+                        &[tp, wild]
+                    } else {
+                        &[tp]
+                    };
                     for &lk in lefts {
                         for &tk in tops {
                             lists[(class * keys + lk as usize) * keys + tk as usize].push(cand);
