@@ -52,6 +52,10 @@ pub struct Args {
     /// breaking) with its exact placement count.
     #[arg(long)]
     pub naive: bool,
+    /// Search threads (fast engine). 1 keeps the first solution and the listing deterministic;
+    /// more split the search tree, with exact counts.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Stop searching after this many seconds.
     #[arg(long)]
     pub time_limit: Option<f64>,
@@ -61,6 +65,14 @@ pub struct Args {
     /// Write a picture of the first solution here (PNG).
     #[arg(long)]
     pub png: Option<PathBuf>,
+    /// Generated puzzles (random statistics, planted solutions).
+    #[command(flatten)]
+    pub generate: Box<GenerateArgs>,
+}
+
+/// Flags for `--random` and `--planted`, boxed to keep the command enum small.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
     /// Generate N random puzzles (the Arc article's model) and report the solution counts.
     #[arg(long, value_name = "N")]
     pub random: Option<u64>,
@@ -86,10 +98,10 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         time: args.time_limit.map(Duration::from_secs_f64),
         placements: args.placement_limit,
     };
-    if let Some(n) = args.random {
+    if let Some(n) = args.generate.random {
         return run_random_mode(&args, n, limits, global);
     }
-    let puzzle = if args.planted {
+    let puzzle = if args.generate.planted {
         planted(&args)?
     } else {
         let Some(path) = &args.input else {
@@ -133,6 +145,7 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             keep: listing,
             stop_after,
             limits,
+            threads: args.threads.max(1),
         };
         solve(&puzzle, &cfg)
     };
@@ -178,14 +191,14 @@ fn planted(args: &Args) -> anyhow::Result<Puzzle> {
     let spec = PlantSpec {
         rows,
         cols,
-        frame: args.frame_symbols.unwrap_or(frame),
-        inner: args.symbols.unwrap_or(inner),
+        frame: args.generate.frame_symbols.unwrap_or(frame),
+        inner: args.generate.symbols.unwrap_or(inner),
         border: Some(0),
-        seed: args.seed,
+        seed: args.generate.seed,
     };
     let (puzzle, plant) = planted_puzzle(&spec);
     debug_assert!(puzzle.check(&plant).is_ok());
-    if let Some(path) = &args.save_puzzle {
+    if let Some(path) = &args.generate.save_puzzle {
         let comment = format!(
             "planted {rows}x{cols}, {} frame and {} inner colours, seed {}",
             spec.frame, spec.inner, spec.seed
@@ -298,7 +311,7 @@ fn run_random_mode(
     if rows == 0 || cols == 0 || rows * cols > 64 {
         bail!("--random needs a board of 1 to 64 cells (got {rows} x {cols})");
     }
-    let symbols = args.symbols.unwrap_or(4);
+    let symbols = args.generate.symbols.unwrap_or(4);
     if symbols == 0 || symbols > 100 {
         bail!("--symbols must be 1..=100");
     }
@@ -308,7 +321,7 @@ fn run_random_mode(
         rows,
         cols,
         rule: args.rule.unwrap_or(Rule::Complement),
-        seed: args.seed,
+        seed: args.generate.seed,
     };
     let Some(rep) = run_random(&spec, limits) else {
         bail!("a random puzzle hit the search limit; its count would be wrong");

@@ -3,10 +3,13 @@
 //! - [`puzzle`]: the model and its conventions (edge order, rotation direction);
 //! - [`parse`]: the text format and input validation;
 //! - [`naive`]: the seeds' row-major backtracking with their exact placement count;
-//! - [`tables`] + [`search`]: the fast engine (candidate lists, symmetry breaking);
+//! - [`tables`], [`engine`], [`search`], [`parallel`]: the fast engine (candidate lists,
+//!   symmetry breaking, optional threads);
 //! - [`random`] and [`planted`]: generated puzzles; [`render`]: text art and pictures.
 
+pub mod engine;
 pub mod naive;
+pub mod parallel;
 pub mod parse;
 pub mod planted;
 pub mod puzzle;

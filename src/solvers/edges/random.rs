@@ -98,6 +98,7 @@ pub fn run_random(spec: &RandomSpec, limits: Limits) -> Option<RandomReport> {
         keep: 0,
         stop_after: None,
         limits,
+        threads: 1,
     };
     let results: Vec<Option<(u64, u64, u64)>> = (0..spec.puzzles)
         .into_par_iter()

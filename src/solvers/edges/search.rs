@@ -11,8 +11,8 @@
 //! turn moves the top-left tile away), so the multiplication is exact even for puzzles with
 //! symmetric or repeated tiles.
 
-use super::puzzle::{Placement, Puzzle, Solution};
-use super::tables::{Cand, Tables};
+use super::engine::{Prepared, Shared};
+use super::puzzle::{Puzzle, Solution};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -127,152 +127,40 @@ pub struct Config {
     /// Stop after this many distinct solutions (`None`: count them all).
     pub stop_after: Option<u64>,
     pub limits: Limits,
+    /// Worker threads; 1 searches on the calling thread (deterministic first solution and
+    /// listing order). More split the tree at its top levels and search the parts in parallel:
+    /// the counts stay exact, the first solution found may differ between runs.
+    pub threads: usize,
 }
 
 /// Runs the fast engine.
 pub fn solve(p: &Puzzle, cfg: &Config) -> Outcome {
     let start = Instant::now();
-    let t = Tables::build(p);
-    let n = p.rows * p.cols;
-    let cells = cfg.order.cells(p.rows, p.cols);
-    // Symmetry breaking needs distinct corner cells; a 1x1 board has one, and is searched whole.
-    let breaks = n > 1;
-    let mult = if breaks { p.symmetry_order() } else { 1 };
-    let corners: Vec<usize> = if p.rows == p.cols {
-        vec![p.cols - 1, n - 1, n - p.cols]
+    let prep = Prepared::new(p, cfg.order);
+    let shared = Shared::default();
+    let (parts, prefix_placements, prefix_nodes) = if cfg.threads > 1 && prep.n > 3 {
+        super::parallel::run_split(&prep, cfg, start, &shared)
     } else {
-        vec![n - 1]
+        (vec![prep.run(cfg, &[], start, &shared)], 0, 0)
     };
-    // Per depth: list base for its class, where its left/top keys come from, corner test.
-    let mut base = vec![0usize; n];
-    let mut left_src = vec![n; n];
-    let mut top_src = vec![n; n];
-    let mut above_anchor = vec![false; n];
-    for (d, &cell) in cells.iter().enumerate() {
-        let (r, c) = (cell / p.cols, cell % p.cols);
-        base[d] = t.class_base(t.class_of(p, r, c));
-        if c > 0 {
-            left_src[d] = cell - 1;
-        }
-        if r > 0 {
-            top_src[d] = cell - p.cols;
-        }
-        above_anchor[d] = breaks && corners.contains(&cell);
-    }
-    // `rneed[cell]`/`bneed[cell]`: key demanded of the right / lower neighbour; slot n holds
-    // the key an outer side demands.
-    let mut rneed = vec![t.outer; n + 1];
-    let mut bneed = vec![t.outer; n + 1];
-    let mut used = vec![false; p.tiles.len()];
-    let mut pos = vec![0u32; n];
-    let mut end = vec![0u32; n];
-    let mut lo = vec![0u16; n];
-    let keys = t.keys;
-    let start_of = &t.start;
-    let cands: &[Cand] = &t.cands;
-
-    let mut placements: u64 = 0;
-    let mut nodes: u64 = 0;
-    let mut found: u64 = 0;
-    let mut kept = Vec::new();
+    let mut placements = prefix_placements;
+    let (mut nodes, mut found) = (prefix_nodes, 0u64);
+    let mut kept: Vec<Solution> = Vec::new();
     let mut stopped = None;
-    let mut next_check: u64 = 1 << 18;
-
-    let first = base[0] + t.outer as usize * keys + t.outer as usize;
-    pos[0] = start_of[first];
-    end[0] = start_of[first + 1];
-    let mut d = 0usize;
-    // Tile placed at each depth, for undoing `used` on backtrack.
-    let mut tile_at = vec![0u16; n];
-    // SAFETY (for every `get_unchecked` below): list indices come from `base + left * keys +
-    // top` with `left, top < keys`, so they index `start_of` (one entry longer than the lists);
-    // `pos[d] < end[d] <= cands.len()` when read; tiles index `used`; cells are `< n` and
-    // neighbour sources `<= n`, inside `rneed`/`bneed` (length n + 1); depths are `< n`.
-    debug_assert!(start_of.len() == t.classes * keys * keys + 1);
-    'search: loop {
-        let stop = unsafe { *end.get_unchecked(d) };
-        let floor = unsafe { *lo.get_unchecked(d) };
-        let mut at = unsafe { *pos.get_unchecked(d) };
-        // The hot loop: walk the candidate list to the first unused tile.
-        let c = loop {
-            if at == stop {
-                // List exhausted: backtrack.
-                if d == 0 {
-                    break 'search;
-                }
-                d -= 1;
-                unsafe {
-                    *used.get_unchecked_mut(*tile_at.get_unchecked(d) as usize) = false;
-                    *pos.get_unchecked_mut(d) += 1;
-                }
-                continue 'search;
-            }
-            let c = unsafe { *cands.get_unchecked(at as usize) };
-            placements += 1;
-            if !unsafe { *used.get_unchecked(c.tile as usize) } && c.tile >= floor {
-                break c;
-            }
-            at += 1;
+    for part in parts {
+        placements += part.placements;
+        nodes += part.nodes;
+        found += part.found;
+        kept.extend(part.kept);
+        stopped = match (stopped, part.stopped) {
+            (Some(Stop::TimeLimit | Stop::PlacementLimit), _) => stopped,
+            (_, Some(s)) => Some(s),
+            (s, None) => s,
         };
-        unsafe { *pos.get_unchecked_mut(d) = at };
-        nodes += 1;
-        if nodes >= next_check {
-            next_check += 1 << 18;
-            stopped = cfg.limits.check(placements, start);
-            if stopped.is_some() {
-                break;
-            }
-        }
-        let cell = unsafe { *cells.get_unchecked(d) };
-        unsafe {
-            *rneed.get_unchecked_mut(cell) = c.right;
-            *bneed.get_unchecked_mut(cell) = c.bottom;
-        }
-        if d + 1 == n {
-            found += 1;
-            if kept.len() < cfg.keep {
-                let mut grid = vec![Placement { tile: 0, rot: 0 }; n];
-                for k in 0..n {
-                    let ck = cands[pos[k] as usize];
-                    grid[cells[k]] = Placement {
-                        tile: ck.tile as usize,
-                        rot: ck.rot as u8,
-                    };
-                }
-                kept.push(Solution {
-                    rows: p.rows,
-                    cols: p.cols,
-                    cells: grid,
-                });
-            }
-            if cfg.stop_after.is_some_and(|s| found >= s) {
-                stopped = Some(Stop::Enough);
-                break;
-            }
-            pos[d] = at + 1;
-            continue;
-        }
-        unsafe {
-            *used.get_unchecked_mut(c.tile as usize) = true;
-            *tile_at.get_unchecked_mut(d) = c.tile;
-        }
-        d += 1;
-        unsafe {
-            let list = *base.get_unchecked(d)
-                + *rneed.get_unchecked(*left_src.get_unchecked(d)) as usize * keys
-                + *bneed.get_unchecked(*top_src.get_unchecked(d)) as usize;
-            *pos.get_unchecked_mut(d) = *start_of.get_unchecked(list);
-            *end.get_unchecked_mut(d) = *start_of.get_unchecked(list + 1);
-            *lo.get_unchecked_mut(d) = if *above_anchor.get_unchecked(d) {
-                *tile_at.get_unchecked(0) + 1
-            } else {
-                0
-            };
-        }
     }
-    let complete = stopped.is_none();
-    let (raw, distinct) = if breaks {
-        (found * mult, found)
+    kept.truncate(cfg.keep);
+    let (raw, distinct) = if prep.breaks {
+        (found * p.symmetry_order(), found)
     } else {
         (found, found / p.symmetry_order())
     };
@@ -282,8 +170,8 @@ pub fn solve(p: &Puzzle, cfg: &Config) -> Outcome {
         placements,
         nodes,
         solutions: kept,
+        complete: stopped.is_none(),
         stopped,
-        complete,
         elapsed: start.elapsed(),
     }
 }

@@ -11,6 +11,7 @@ fn all(order: Order) -> Config {
         keep: usize::MAX,
         stop_after: None,
         limits: Limits::default(),
+        threads: 1,
     }
 }
 
@@ -55,6 +56,14 @@ fn fast_engine_agrees_with_naive_on_random_puzzles() {
                 for s in &fast.solutions {
                     p.check(s).unwrap();
                 }
+                let split = solve(
+                    &p,
+                    &Config {
+                        threads: 3,
+                        ..all(order)
+                    },
+                );
+                assert_eq!((split.raw, split.solutions), (fast.raw, fast.solutions));
             }
         }
     }
@@ -77,5 +86,13 @@ fn border_rule_agrees_with_naive() {
         let fast = solve(&p, &all(Order::RowMajor));
         assert!(naive.raw >= p.symmetry_order());
         assert_eq!((fast.raw, fast.distinct), (naive.raw, naive.distinct));
+        let split = solve(
+            &p,
+            &Config {
+                threads: 2,
+                ..all(Order::Diagonal)
+            },
+        );
+        assert_eq!(split.raw, naive.raw);
     }
 }
