@@ -242,6 +242,21 @@ fn shared_e2pieces_hard_counts() {
             },
         );
         assert_eq!(check_listed(&puzzle, &v), raw as usize);
+        // Split over threads, the counts stay exact.
+        let (t, _) = json_of(&[
+            "edges",
+            p,
+            "--rule",
+            "identical",
+            "--count",
+            "--threads",
+            "2",
+        ]);
+        assert_eq!(
+            (counts(&t).0, counts(&t).1),
+            (raw, distinct),
+            "{n}x{n} threads"
+        );
     }
 }
 
@@ -333,7 +348,7 @@ fn text_art_and_png() {
         "{text}"
     );
     let img = image::open(&png).unwrap();
-    assert_eq!((img.width(), img.height()), (3 * 72, 3 * 72));
+    assert_eq!((img.width(), img.height()), (3 * 96, 3 * 96));
 }
 
 #[test]

@@ -47,7 +47,7 @@ pub fn board_art(p: &Puzzle, s: &Solution) -> String {
 }
 
 /// Pixels per tile side in [`board_png`].
-pub const TILE_PX: u32 = 72;
+pub const TILE_PX: u32 = 96;
 
 /// A picture of the board: every tile cut into four triangles coloured by symbol (partners
 /// share a hue; the negative of a complementary pair is drawn lighter), with the symbol
@@ -88,8 +88,11 @@ pub fn board_png(p: &Puzzle, s: &Solution) -> RgbImage {
         let label = |v: i32| v.to_string();
         draw_text(&mut img, x0 + mid, y0 + 12, &label(e[TOP]), 2);
         draw_text(&mut img, x0 + mid, y0 + TILE_PX - 12, &label(e[BOTTOM]), 2);
-        draw_text(&mut img, x0 + 14, y0 + mid, &label(e[LEFT]), 2);
-        draw_text(&mut img, x0 + TILE_PX - 14, y0 + mid, &label(e[RIGHT]), 2);
+        // Side labels hug their edge so they never reach the tile number in the middle.
+        let (l, r) = (label(e[LEFT]), label(e[RIGHT]));
+        let half_width = |t: &str| 8 * t.chars().count() as u32;
+        draw_text(&mut img, x0 + 3 + half_width(&l), y0 + mid, &l, 2);
+        draw_text(&mut img, x0 + TILE_PX - 3 - half_width(&r), y0 + mid, &r, 2);
         draw_text(&mut img, x0 + mid, y0 + mid, &format!("{}", pl.tile + 1), 1);
     }
     img
