@@ -32,11 +32,17 @@ pub fn solve_naive(p: &Puzzle, keep: usize, stop_at: Option<u64>, limits: &Limit
     };
     s.recurse();
     let complete = s.stop.is_none();
+    // Each board rotation maps a solution to a different one (some tile's rotation changes),
+    // so the rotations partition the raw solutions into equal groups. A search cut short has
+    // seen only part of some groups: count those as groups too.
+    let distinct = if complete {
+        s.raw / p.symmetry_order()
+    } else {
+        s.raw.div_ceil(p.symmetry_order())
+    };
     Outcome {
         raw: s.raw,
-        // Each board rotation maps a solution to a different one (some tile's rotation
-        // changes), so the rotations partition the raw solutions into equal groups.
-        distinct: s.raw / p.symmetry_order(),
+        distinct,
         placements: s.placements,
         nodes: s.nodes,
         solutions: s.solutions,

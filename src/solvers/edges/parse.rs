@@ -195,7 +195,9 @@ fn build(
             }
             (side, side)
         }
-        (r, c) => (r.unwrap_or(n), c.unwrap_or(1)),
+        // One side given that does not divide the tile count: report the nearest board.
+        (Some(r), None) => (r, n.div_ceil(r.max(1))),
+        (None, Some(c)) => (n.div_ceil(c.max(1)), c),
     };
     if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE {
         return Err(PuzzleError::BoardSize { rows, cols });
