@@ -184,7 +184,9 @@ fn unsolvable_puzzle_says_so() {
 #[test]
 fn planted_puzzles_are_solved() {
     let dir = scratch();
-    for (side, inner, frame) in [("6", "6", "3"), ("8", "12", "4")] {
+    // 16 x 16 is Eternity II's size; with 50 + 10 colours the default (diagonal) order needs
+    // about 60 thousand placements.
+    for (side, inner, frame) in [("6", "6", "3"), ("8", "12", "4"), ("16", "50", "10")] {
         let saved = dir.path().join(format!("planted{side}.txt"));
         let s = saved.to_str().unwrap();
         let (v, code) = json_of(&[

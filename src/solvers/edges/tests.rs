@@ -96,3 +96,28 @@ fn border_rule_agrees_with_naive() {
         assert_eq!(split.raw, naive.raw);
     }
 }
+
+#[test]
+fn default_order_follows_the_board_shape() {
+    assert_eq!(Order::for_board(6, 6), Order::RowMajor);
+    assert_eq!(Order::for_board(9, 4), Order::RowMajor);
+    assert_eq!(Order::for_board(6, 12), Order::ColMajor);
+    assert_eq!(Order::for_board(16, 16), Order::Diagonal);
+    for (r, c) in [(3, 5), (5, 3), (4, 4)] {
+        for order in [Order::RowMajor, Order::ColMajor, Order::Diagonal] {
+            let mut cells = order.cells(r, c);
+            // Left and top neighbours always come first.
+            for (k, &cell) in cells.iter().enumerate() {
+                let before = &cells[..k];
+                if cell % c > 0 {
+                    assert!(before.contains(&(cell - 1)), "{order:?}");
+                }
+                if cell >= c {
+                    assert!(before.contains(&(cell - c)), "{order:?}");
+                }
+            }
+            cells.sort_unstable();
+            assert_eq!(cells, (0..r * c).collect::<Vec<_>>());
+        }
+    }
+}
