@@ -128,6 +128,10 @@ mod tests {
                 seed: 7,
             });
             p.check(&s).unwrap();
+            // The saved text reads back as the same puzzle.
+            let text = puzzle_text(&p, "round trip\nsecond line");
+            let back = crate::solvers::edges::parse_puzzle(&text, &Default::default()).unwrap();
+            assert_eq!(back, p);
         }
     }
 }
