@@ -102,6 +102,15 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
             tol_pose: POSE_FRACTION * shapes.median_size,
             tol_end: ENDPOINT_FRACTION * shapes.median_size,
             members: Vec::new(),
+            // The closure test's reach is 2.5 × the larger of the median and the candidate's
+            // size: a cell of 2.5 × the largest piece covers it from the 3 × 3 block.
+            grid: MemberGrid::new(
+                2.5 * shapes
+                    .pieces
+                    .iter()
+                    .map(|p| p.size)
+                    .fold(shapes.median_size, f64::max),
+            ),
         };
         sequence += 1;
         g.placed[seed] = Some(Placed {
@@ -112,6 +121,7 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
             merit: 1.0,
         });
         grower.members.push(seed);
+        grower.grid.insert(seed, &shapes.pieces[seed].centroid);
         grower.propose_from(seed, &g);
         let mut last = seed;
         loop {
@@ -146,9 +156,13 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
                 merit: proposal.merit,
             });
             grower.members.push(piece);
+            grower
+                .grid
+                .insert(piece, &(pose * shapes.pieces[piece].centroid));
             grower.proposals[piece].clear();
             if grower.members.len() % RELAX_EVERY == 0 {
                 relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
+                grower.rebuild_grid(&g);
                 grower.repropose(&g);
             } else {
                 grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
@@ -205,6 +219,47 @@ struct Grower<'a> {
     tol_pose: f64,
     tol_end: f64,
     members: Vec<usize>,
+    /// Members by where their centroid lies in the cluster frame, so the closure test only
+    /// looks at pieces that can touch the candidate.
+    grid: MemberGrid,
+}
+
+/// A uniform grid of cell size `cell` over the cluster frame.
+struct MemberGrid {
+    cell: f64,
+    cells: std::collections::HashMap<(i64, i64), Vec<usize>>,
+}
+
+impl MemberGrid {
+    fn new(cell: f64) -> Self {
+        MemberGrid {
+            cell: cell.max(1.0),
+            cells: Default::default(),
+        }
+    }
+
+    fn key(&self, p: &P2) -> (i64, i64) {
+        (
+            (p.x / self.cell).floor() as i64,
+            (p.y / self.cell).floor() as i64,
+        )
+    }
+
+    fn insert(&mut self, member: usize, at: &P2) {
+        let k = self.key(at);
+        self.cells.entry(k).or_default().push(member);
+    }
+
+    /// Members whose centroid lies within one cell of `at` (a superset of those within
+    /// `cell` of it).
+    fn near(&self, at: &P2) -> impl Iterator<Item = usize> + '_ {
+        let (kx, ky) = self.key(at);
+        (-1..=1)
+            .flat_map(move |dx| (-1..=1).map(move |dy| (kx + dx, ky + dy)))
+            .filter_map(|k| self.cells.get(&k))
+            .flatten()
+            .copied()
+    }
 }
 
 impl Grower<'_> {
@@ -330,6 +385,15 @@ impl Grower<'_> {
         dropped
     }
 
+    fn rebuild_grid(&mut self, g: &Growth) {
+        let mut grid = MemberGrid::new(self.grid.cell);
+        for &m in &self.members {
+            let pose = g.placed[m].as_ref().expect("member").pose;
+            grid.insert(m, &(pose * self.shapes.pieces[m].centroid));
+        }
+        self.grid = grid;
+    }
+
     /// Proposals made afresh from every member's current pose (after relaxation).
     fn repropose(&mut self, g: &Growth) {
         for list in &mut self.proposals {
@@ -366,7 +430,7 @@ impl Grower<'_> {
         let here = p * shape.centroid;
         let reach = 2.5 * self.shapes.median_size.max(shape.size);
         let mut closed = Vec::new();
-        for &m in &self.members {
+        for m in self.grid.near(&here) {
             let other = &self.shapes.pieces[m];
             let q = g.placed[m].as_ref().expect("member").pose;
             if (q * other.centroid - here).norm() > reach {

@@ -144,7 +144,8 @@ fn upright_rotations(shapes: &Shapes, g: &Growth) -> Vec<Pose> {
         .collect()
 }
 
-/// How many pieces of the cluster have an outline point at the junction.
+/// How many pieces of the cluster have an outline point at the junction. Only pieces whose
+/// centroid is within reach can; their dense outline is checked near the junction.
 fn radiality(shapes: &Shapes, g: &Growth, cluster: u32, at: &P2) -> u32 {
     let tol = 0.08 * shapes.median_size;
     g.placed
@@ -152,11 +153,10 @@ fn radiality(shapes: &Shapes, g: &Growth, cluster: u32, at: &P2) -> u32 {
         .enumerate()
         .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == cluster).map(|p| (i, p)))
         .filter(|(i, p)| {
+            let piece = &shapes.pieces[*i];
             let local = p.pose.inverse() * at;
-            shapes.pieces[*i]
-                .outline
-                .iter()
-                .any(|q| (q - local).norm() < tol)
+            (local - piece.centroid).norm() < 2.0 * piece.size
+                && piece.outline.iter().any(|q| (q - local).norm() < tol)
         })
         .count() as u32
 }
