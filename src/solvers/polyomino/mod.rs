@@ -8,6 +8,7 @@
 //! enumerates and counts all tilings, up to the region's symmetries ([`symmetry`]).
 
 pub mod engine;
+pub mod enumerate;
 pub mod paper;
 pub mod parse;
 pub mod piece;
@@ -16,13 +17,11 @@ pub mod region;
 pub mod render;
 pub mod symmetry;
 
+pub use enumerate::solve;
 pub use piece::{CellMatrix, Freedom, Transform};
 pub use region::Region;
 
-use engine::Flow;
-use placements::Plan;
 use serde::{Deserialize, Serialize};
-use symmetry::Symmetry;
 
 /// Most pieces: each needs one label character (`1`–`9`, `a`–`z`, `A`–`Z`).
 pub const MAX_PIECES: usize = 61;
@@ -132,6 +131,9 @@ pub struct Options {
     pub raw: bool,
     /// Stop after this many search nodes (the report then says `complete: false`).
     pub max_nodes: Option<u64>,
+    /// Search the symmetry-breaking starts on all cores (only when enumerating without a
+    /// node limit).
+    pub parallel: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,87 +151,6 @@ pub struct Report {
     pub symmetries: Vec<Transform>,
     /// The kept tilings: one per symmetry class unless [`Options::raw`].
     pub solutions: Vec<Solution>,
-}
-
-/// The fast engine: validates, plans, searches with symmetry breaking and counts.
-pub fn solve(problem: &Problem, options: &Options) -> Result<Report, PolyominoError> {
-    validate(problem)?;
-    let plan = Plan::new(&problem.pieces, &problem.region, problem.freedom);
-    let sym = Symmetry::new(&plan, &problem.region.symmetries());
-    let breaking = if options.all && !options.raw {
-        sym.breaking(&plan)
-    } else {
-        symmetry::Breaking {
-            starts: vec![vec![]],
-            stabilisers: vec![(0..sym.order()).collect()],
-            fixed_kind: None,
-        }
-    };
-    let order = sym.order() as u64;
-    let (mut raw, mut shares, mut found) = (0u64, 0u64, 0u64);
-    let mut solutions = Vec::new();
-    let mut on_solution = |start: usize, chosen: &[usize]| {
-        let stab = &breaking.stabilisers[start];
-        let weight = order / stab.len() as u64;
-        raw += weight;
-        shares += sym.fixing(chosen, stab) as u64 * weight;
-        found += 1;
-        let keep = if options.raw {
-            true
-        } else {
-            sym.is_least(chosen, stab)
-        };
-        if keep && solutions.len() < options.keep {
-            solutions.push(to_solution(&plan, chosen));
-        }
-        if options.all {
-            Flow::Continue
-        } else {
-            Flow::Stop
-        }
-    };
-    let outcome = engine::enumerate(
-        &plan,
-        &breaking.starts,
-        true,
-        options.max_nodes,
-        &mut on_solution,
-    );
-    let (raw, distinct) = if options.all {
-        (raw, shares / order)
-    } else {
-        (found, found)
-    };
-    Ok(Report {
-        distinct,
-        raw,
-        nodes: outcome.nodes,
-        complete: outcome.complete,
-        limit_hit: outcome.limit_hit,
-        symmetries: sym.group.clone(),
-        solutions,
-    })
-}
-
-fn to_solution(plan: &Plan, chosen: &[usize]) -> Solution {
-    let l = plan.layout;
-    let mut grid = vec![vec![None; l.cols]; l.rows];
-    let mut positions = Vec::new();
-    for (piece, p) in plan.assign_pieces(chosen) {
-        let pl = &plan.placements[p];
-        for &i in &pl.cells {
-            let (r, c) = l.coords(i);
-            grid[r][c] = Some(piece);
-        }
-        positions.push(PiecePosition {
-            piece: piece + 1,
-            a: pl.row + 1,
-            b: pl.col + 1,
-            placed: plan.kinds[pl.kind].orientations[pl.orientation].to_matrix(),
-        });
-    }
-    positions.sort_by_key(|p| p.piece);
-    Solution { grid, positions }
 }
 
 #[cfg(test)]

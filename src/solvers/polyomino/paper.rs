@@ -96,11 +96,11 @@ impl State<'_> {
                     if !self.can_be_positioned_at(&shape, i, j) {
                         continue;
                     }
-                    self.nodes += 1;
-                    if self.nodes > self.max_nodes {
+                    if self.nodes == self.max_nodes {
                         self.limit_hit = true;
                         return false;
                     }
+                    self.nodes += 1;
                     self.mark(&shape, i, j, piece + 1);
                     self.positions[piece] = (i, j, o);
                     if self.solve_recursively(k + 1) {

@@ -23,6 +23,7 @@ fn count(problem: &Problem, raw: bool) -> Report {
         keep: 0,
         raw,
         max_nodes: None,
+        parallel: true,
     };
     solve(problem, &options).unwrap()
 }
@@ -89,6 +90,7 @@ fn raw_search_agrees_with_symmetry_breaking() {
         keep: 100,
         raw: true,
         max_nodes: None,
+        parallel: true,
     };
     let listed = solve(&p, &opts).unwrap();
     assert_eq!(listed.solutions.len(), 8);
@@ -114,6 +116,7 @@ fn deaconu_example_is_solved_without_rotation_by_both_solvers() {
             keep: 1,
             raw: false,
             max_nodes: None,
+            parallel: true,
         },
     )
     .unwrap();
@@ -178,4 +181,36 @@ fn bad_input_is_a_clear_error() {
         validate(&p),
         Err(PolyominoError::RegionTooBig { .. })
     ));
+}
+
+#[test]
+fn sequential_and_parallel_runs_agree() {
+    let p = pentominoes(Region::rectangle(4, 15));
+    let mut options = Options {
+        all: true,
+        keep: 5,
+        raw: false,
+        max_nodes: None,
+        parallel: true,
+    };
+    let par = solve(&p, &options).unwrap();
+    options.parallel = false;
+    let seq = solve(&p, &options).unwrap();
+    assert_eq!(par, seq);
+    assert_eq!(par.solutions.len(), 5);
+}
+
+#[test]
+fn a_node_limit_ends_the_search_as_incomplete() {
+    let p = pentominoes(Region::rectangle(6, 10));
+    let options = Options {
+        all: true,
+        keep: 0,
+        raw: false,
+        max_nodes: Some(1000),
+        parallel: true,
+    };
+    let r = solve(&p, &options).unwrap();
+    assert!(!r.complete && r.limit_hit);
+    assert!(r.nodes <= 1000);
 }

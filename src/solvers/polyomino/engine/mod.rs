@@ -3,18 +3,21 @@
 
 pub mod bits;
 pub mod search;
+pub mod table;
 
 pub use search::Flow;
 
 use super::placements::Plan;
 use bits::Bits;
+use rayon::prelude::*;
 use search::Searcher;
+use table::Table;
 
 /// The largest board (bounding box of the region, in squares) the engine accepts.
 pub const MAX_BOARD: usize = 1024;
 
 /// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Outcome {
     /// Placements made (search-tree nodes below the starts).
     pub nodes: u64,
@@ -25,8 +28,9 @@ pub struct Outcome {
 }
 
 /// Runs the search once from each start (a set of placements fixed in advance, e.g. by
-/// symmetry breaking; `&[vec![]]` for a plain run). `on_solution(start, placements)` sees
-/// every tiling, the start's placements included.
+/// symmetry breaking; `&[vec![]]` for a plain run), in order, on this thread.
+/// `on_solution(start, placements)` sees every tiling, the start's placements included, and
+/// may stop the whole run.
 pub fn enumerate(
     plan: &Plan,
     starts: &[Vec<usize>],
@@ -34,15 +38,65 @@ pub fn enumerate(
     max_nodes: Option<u64>,
     on_solution: &mut dyn FnMut(usize, &[usize]) -> Flow,
 ) -> Outcome {
-    let len = plan.layout.len();
-    assert!(len <= MAX_BOARD, "board size is checked before planning");
-    match len.div_ceil(64) {
-        0 | 1 => run::<1>(plan, starts, prune, max_nodes, on_solution),
+    match words(plan) {
+        1 => run::<1>(plan, starts, prune, max_nodes, on_solution),
         2 => run::<2>(plan, starts, prune, max_nodes, on_solution),
-        3 | 4 => run::<4>(plan, starts, prune, max_nodes, on_solution),
-        5..=8 => run::<8>(plan, starts, prune, max_nodes, on_solution),
+        4 => run::<4>(plan, starts, prune, max_nodes, on_solution),
+        8 => run::<8>(plan, starts, prune, max_nodes, on_solution),
         _ => run::<16>(plan, starts, prune, max_nodes, on_solution),
     }
+}
+
+/// Like [`enumerate`] without a node limit or early stop, with the starts searched in
+/// parallel. Each start gets its own accumulator from `init`; they come back in start order
+/// with each start's node count.
+pub fn enumerate_parallel<T: Send>(
+    plan: &Plan,
+    starts: &[Vec<usize>],
+    prune: bool,
+    init: &(dyn Fn() -> T + Sync),
+    visit: &(dyn Fn(&mut T, usize, &[usize]) + Sync),
+) -> Vec<(T, u64)> {
+    match words(plan) {
+        1 => run_parallel::<1, T>(plan, starts, prune, init, visit),
+        2 => run_parallel::<2, T>(plan, starts, prune, init, visit),
+        4 => run_parallel::<4, T>(plan, starts, prune, init, visit),
+        8 => run_parallel::<8, T>(plan, starts, prune, init, visit),
+        _ => run_parallel::<16, T>(plan, starts, prune, init, visit),
+    }
+}
+
+fn words(plan: &Plan) -> usize {
+    let len = plan.layout.len();
+    assert!(len <= MAX_BOARD, "board size is checked before planning");
+    len.div_ceil(64).max(1).next_power_of_two()
+}
+
+/// Puts a start's placements on the board; `None` if they overlap or overuse a kind.
+fn place_start<const W: usize, F: FnMut(&[usize]) -> Flow>(
+    plan: &Plan,
+    searcher: &mut Searcher<'_, W, F>,
+    start: &[usize],
+) -> Option<Bits<W>> {
+    searcher.remaining = plan
+        .kinds
+        .iter()
+        .map(|k| k.instances.len() as u16)
+        .collect();
+    searcher.unused = search::kinds_mask(plan.kinds.len());
+    searcher.stack.clear();
+    let mut occupied = searcher.blocked();
+    for &p in start {
+        let m: Bits<W> = searcher.mask(p);
+        let k = plan.placements[p].kind;
+        if m.intersects(occupied) || searcher.remaining[k] == 0 {
+            return None;
+        }
+        occupied = occupied.or(m);
+        searcher.take(k, false);
+    }
+    searcher.stack.extend_from_slice(start);
+    Some(occupied)
 }
 
 fn run<const W: usize>(
@@ -52,35 +106,17 @@ fn run<const W: usize>(
     max_nodes: Option<u64>,
     on_solution: &mut dyn FnMut(usize, &[usize]) -> Flow,
 ) -> Outcome {
+    let table = Table::<W>::new(plan);
     let current = std::cell::Cell::new(0usize);
-    let mut searcher = Searcher::<W, _>::new(plan, prune, max_nodes, |chosen: &[usize]| {
-        on_solution(current.get(), chosen)
-    });
-    let blocked = searcher.blocked();
+    let mut searcher =
+        Searcher::<W, _>::new(plan, &table, prune, max_nodes, |chosen: &[usize]| {
+            on_solution(current.get(), chosen)
+        });
     for (s, start) in starts.iter().enumerate() {
         current.set(s);
-        let mut occupied = blocked;
-        let mut ok = true;
-        for &p in start {
-            let m: Bits<W> = searcher.mask(p);
-            let k = plan.placements[p].kind;
-            if m.intersects(occupied) || searcher.remaining[k] == 0 {
-                ok = false;
-                break;
-            }
-            occupied = occupied.or(m);
-            searcher.remaining[k] -= 1;
-        }
-        if ok {
-            searcher.stack.extend_from_slice(start);
+        if let Some(occupied) = place_start(plan, &mut searcher, start) {
             searcher.search(occupied);
-            searcher.stack.clear();
         }
-        searcher.remaining = plan
-            .kinds
-            .iter()
-            .map(|k| k.instances.len() as u16)
-            .collect();
         if searcher.stopped {
             break;
         }
@@ -90,4 +126,33 @@ fn run<const W: usize>(
         complete: !searcher.stopped,
         limit_hit: searcher.limit_hit,
     }
+}
+
+fn run_parallel<const W: usize, T: Send>(
+    plan: &Plan,
+    starts: &[Vec<usize>],
+    prune: bool,
+    init: &(dyn Fn() -> T + Sync),
+    visit: &(dyn Fn(&mut T, usize, &[usize]) + Sync),
+) -> Vec<(T, u64)> {
+    let table = Table::<W>::new(plan);
+    starts
+        .par_iter()
+        .enumerate()
+        .map(|(s, start)| {
+            let mut acc = init();
+            let nodes = {
+                let mut searcher =
+                    Searcher::<W, _>::new(plan, &table, prune, None, |chosen: &[usize]| {
+                        visit(&mut acc, s, chosen);
+                        Flow::Continue
+                    });
+                if let Some(occupied) = place_start(plan, &mut searcher, start) {
+                    searcher.search(occupied);
+                }
+                searcher.nodes
+            };
+            (acc, nodes)
+        })
+        .collect()
 }

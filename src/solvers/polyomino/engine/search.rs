@@ -8,6 +8,7 @@
 //! practice for packings, at the cost of one `trailing_zeros`.
 
 use super::bits::Bits;
+use super::table::Table;
 use crate::solvers::polyomino::placements::Plan;
 
 /// What the caller wants after seeing a solution.
@@ -19,11 +20,10 @@ pub enum Flow {
 
 pub struct Searcher<'p, const W: usize, F> {
     plan: &'p Plan,
-    anchor_start: Vec<u32>,
-    entry_kind: Vec<u16>,
-    entry_mask: Vec<Bits<W>>,
-    entry_pid: Vec<u32>,
+    table: &'p Table<W>,
     pub remaining: Vec<u16>,
+    /// Bit `k` set while kind `k` still has pieces to place.
+    pub unused: u64,
     uniform_size: Option<u32>,
     not_first_minor: Bits<W>,
     not_last_minor: Bits<W>,
@@ -39,26 +39,15 @@ pub struct Searcher<'p, const W: usize, F> {
 }
 
 impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
-    pub fn new(plan: &'p Plan, prune: bool, max_nodes: Option<u64>, on_solution: F) -> Self {
+    pub fn new(
+        plan: &'p Plan,
+        table: &'p Table<W>,
+        prune: bool,
+        max_nodes: Option<u64>,
+        on_solution: F,
+    ) -> Self {
         let len = plan.layout.len();
-        let mut order: Vec<usize> = (0..plan.placements.len()).collect();
-        order.sort_by_key(|&p| (plan.placements[p].cells[0], plan.placements[p].kind));
-        let mut anchor_start = vec![0u32; len + 1];
-        for &p in &order {
-            anchor_start[plan.placements[p].cells[0] + 1] += 1;
-        }
-        for i in 0..len {
-            anchor_start[i + 1] += anchor_start[i];
-        }
-        let entry_kind = order
-            .iter()
-            .map(|&p| plan.placements[p].kind as u16)
-            .collect();
-        let entry_mask = order
-            .iter()
-            .map(|&p| mask_of(&plan.placements[p].cells))
-            .collect();
-        let entry_pid = order.iter().map(|&p| p as u32).collect();
+        let kinds = plan.kinds.len();
         let minor = plan.layout.minor_len();
         let (mut first, mut last) = (Bits::<W>::ZERO, Bits::<W>::ZERO);
         for i in 0..len {
@@ -76,15 +65,13 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         };
         Self {
             plan,
-            anchor_start,
-            entry_kind,
-            entry_mask,
-            entry_pid,
+            table,
             remaining: plan
                 .kinds
                 .iter()
                 .map(|k| k.instances.len() as u16)
                 .collect(),
+            unused: kinds_mask(kinds),
             uniform_size,
             not_first_minor: first.not(),
             not_last_minor: last.not(),
@@ -114,8 +101,22 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         mask_of(&self.plan.placements[placement].cells)
     }
 
-    /// Searches from `occupied` (with `self.stack` and `self.remaining` describing the
-    /// pieces already placed there).
+    /// Takes one piece of kind `k` (`put` false: puts it back).
+    #[inline(always)]
+    pub fn take(&mut self, k: usize, put: bool) {
+        if put {
+            self.remaining[k] += 1;
+            self.unused |= 1 << k;
+        } else {
+            self.remaining[k] -= 1;
+            if self.remaining[k] == 0 {
+                self.unused &= !(1 << k);
+            }
+        }
+    }
+
+    /// Searches from `occupied` (with `self.stack`, `self.remaining` and `self.unused`
+    /// describing the pieces already placed there).
     pub fn search(&mut self, occupied: Bits<W>) {
         let Some(cell) = occupied.not().lowest() else {
             if (self.on_solution)(&self.stack) == Flow::Stop {
@@ -123,78 +124,106 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
             }
             return;
         };
-        let (lo, hi) = (
-            self.anchor_start[cell] as usize,
-            self.anchor_start[cell + 1] as usize,
-        );
-        for e in lo..hi {
-            let k = self.entry_kind[e] as usize;
-            if self.remaining[k] == 0 {
-                continue;
-            }
-            let m = self.entry_mask[e];
-            if m.intersects(occupied) {
-                continue;
-            }
-            self.nodes += 1;
-            if self.nodes > self.max_nodes {
-                self.stopped = true;
-                self.limit_hit = true;
-                return;
-            }
-            let next = occupied.or(m);
-            self.remaining[k] -= 1;
-            if !self.prune || self.fillable(next) {
-                self.stack.push(self.entry_pid[e] as usize);
-                self.search(next);
-                self.stack.pop();
-            }
-            self.remaining[k] += 1;
-            if self.stopped {
-                return;
+        let t = self.table;
+        let base = ((cell << t.key_len) | t.key(cell, &occupied)) * t.kinds;
+        let mut kinds = self.unused;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let (lo, hi) = t.ranges[base + k];
+            let (lo, hi) = (lo as usize, hi as usize);
+            for (&m, &pid) in t.masks[lo..hi].iter().zip(&t.pids[lo..hi]) {
+                if m.intersects(occupied) {
+                    continue;
+                }
+                if self.nodes == self.max_nodes {
+                    self.stopped = true;
+                    self.limit_hit = true;
+                    return;
+                }
+                self.nodes += 1;
+                let next = occupied.or(m);
+                self.take(k, false);
+                if !self.prune || self.fillable(next, m) {
+                    self.stack.push(pid as usize);
+                    self.search(next);
+                    self.stack.pop();
+                }
+                self.take(k, true);
+                if self.stopped {
+                    return;
+                }
             }
         }
     }
 
-    /// False when some connected pocket of empty squares cannot be filled by the remaining
-    /// pieces: smaller than the smallest, or not a multiple of the gcd of their sizes.
-    fn fillable(&self, occupied: Bits<W>) -> bool {
+    #[inline(always)]
+    fn grow(&self, x: Bits<W>) -> Bits<W> {
+        x.or(x.shl(1).and(self.not_first_minor))
+            .or(x.shr(1).and(self.not_last_minor))
+            .or(x.shl(self.minor))
+            .or(x.shr(self.minor))
+    }
+
+    /// False when the piece just placed (`placed`) closed off a pocket of empty squares the
+    /// remaining pieces cannot fill: smaller than the smallest, or not a multiple of the gcd
+    /// of their sizes. Only pockets touching the new piece can be new, and only small ones
+    /// matter, so each flood stops after [`POCKET_STEPS`] steps of growth (a weaker test,
+    /// never a wrong one: it only ever cuts branches with no solution).
+    fn fillable(&self, occupied: Bits<W>, placed: Bits<W>) -> bool {
         let (min, gcd) = match self.uniform_size {
             Some(s) => (s, s),
             None => {
                 let mut min = u32::MAX;
                 let mut g = 0;
-                for (k, kind) in self.plan.kinds.iter().enumerate() {
-                    if self.remaining[k] > 0 {
-                        min = min.min(kind.size as u32);
-                        g = gcd_u32(g, kind.size as u32);
-                    }
+                let mut kinds = self.unused;
+                while kinds != 0 {
+                    let k = kinds.trailing_zeros() as usize;
+                    kinds &= kinds - 1;
+                    let size = self.plan.kinds[k].size as u32;
+                    min = min.min(size);
+                    g = gcd_u32(g, size);
+                }
+                if min == u32::MAX {
+                    return true;
                 }
                 (min, g.max(1))
             }
         };
-        let mut empty = occupied.not();
-        while !empty.is_zero() {
-            let mut comp = empty.lowest_bit();
-            loop {
-                let grown = comp
-                    .or(comp.shl(1).and(self.not_first_minor))
-                    .or(comp.shr(1).and(self.not_last_minor))
-                    .or(comp.shl(self.minor))
-                    .or(comp.shr(self.minor))
-                    .and(empty);
+        let empty = occupied.not();
+        let mut seeds = self.grow(placed).and(empty);
+        while !seeds.is_zero() {
+            let mut comp = seeds.lowest_bit();
+            let mut closed = false;
+            for _ in 0..POCKET_STEPS {
+                let grown = self.grow(comp).and(empty);
                 if grown == comp {
+                    closed = true;
                     break;
                 }
                 comp = grown;
             }
-            let size = comp.count();
-            if size < min || size % gcd != 0 {
-                return false;
+            if closed {
+                let size = comp.count();
+                if size < min || size % gcd != 0 {
+                    return false;
+                }
             }
-            empty = empty.and_not(comp);
+            seeds = seeds.and_not(comp);
         }
         true
+    }
+}
+
+/// Growth steps before a flood is taken to be open board rather than a pocket.
+const POCKET_STEPS: usize = 6;
+
+/// The bit set of kinds `0..n`.
+pub fn kinds_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }
 
