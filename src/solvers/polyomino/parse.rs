@@ -75,9 +75,7 @@ pub fn region_file(text: &str) -> Result<Region, ParseError> {
 /// `MxN` (also `M×N`, `M,N`): `M` rows, `N` columns.
 pub fn rect(spec: &str) -> Result<Region, ParseError> {
     let bad = || ParseError::BadRect(spec.to_string());
-    let parts: Vec<&str> = spec
-        .split(|c| c == 'x' || c == 'X' || c == '×' || c == ',')
-        .collect();
+    let parts: Vec<&str> = spec.split(['x', 'X', '×', ',']).collect();
     let [m, n] = parts.as_slice() else {
         return Err(bad());
     };

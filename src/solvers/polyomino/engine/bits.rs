@@ -45,7 +45,7 @@ impl<const W: usize> Bits<W> {
     }
 
     #[inline(always)]
-    pub fn not(self) -> Self {
+    pub fn complement(self) -> Self {
         let mut r = self;
         for w in 0..W {
             r.0[w] = !r.0[w];
@@ -98,7 +98,7 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards higher indices by `n` (1 ≤ n < 64).
     #[inline(always)]
-    pub fn shl(self, n: u32) -> Self {
+    pub fn shifted_up(self, n: u32) -> Self {
         let mut r = Self::ZERO;
         for w in 0..W {
             r.0[w] = self.0[w] << n;
@@ -111,7 +111,7 @@ impl<const W: usize> Bits<W> {
 
     /// Shift towards lower indices by `n` (1 ≤ n < 64).
     #[inline(always)]
-    pub fn shr(self, n: u32) -> Self {
+    pub fn shifted_down(self, n: u32) -> Self {
         let mut r = Self::ZERO;
         for w in 0..W {
             r.0[w] = self.0[w] >> n;
@@ -131,13 +131,13 @@ mod tests {
     fn shifts_cross_word_boundaries() {
         let mut b = Bits::<2>::ZERO;
         b.set(63);
-        assert_eq!(b.shl(1).lowest(), Some(64));
-        assert_eq!(b.shl(1).shr(3).lowest(), Some(61));
+        assert_eq!(b.shifted_up(1).lowest(), Some(64));
+        assert_eq!(b.shifted_up(1).shifted_down(3).lowest(), Some(61));
         let mut c = Bits::<2>::ZERO;
         c.set(70);
         c.set(5);
         assert_eq!(c.lowest_bit().lowest(), Some(5));
         assert_eq!(c.count(), 2);
-        assert_eq!(c.not().not(), c);
+        assert_eq!(c.complement().complement(), c);
     }
 }

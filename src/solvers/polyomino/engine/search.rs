@@ -73,8 +73,8 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
                 .collect(),
             unused: kinds_mask(kinds),
             uniform_size,
-            not_first_minor: first.not(),
-            not_last_minor: last.not(),
+            not_first_minor: first.complement(),
+            not_last_minor: last.complement(),
             minor: minor as u32,
             prune,
             nodes: 0,
@@ -118,7 +118,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
     /// Searches from `occupied` (with `self.stack`, `self.remaining` and `self.unused`
     /// describing the pieces already placed there).
     pub fn search(&mut self, occupied: Bits<W>) {
-        let Some(cell) = occupied.not().lowest() else {
+        let Some(cell) = occupied.complement().lowest() else {
             if (self.on_solution)(&self.stack) == Flow::Stop {
                 self.stopped = true;
             }
@@ -159,10 +159,10 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
 
     #[inline(always)]
     fn grow(&self, x: Bits<W>) -> Bits<W> {
-        x.or(x.shl(1).and(self.not_first_minor))
-            .or(x.shr(1).and(self.not_last_minor))
-            .or(x.shl(self.minor))
-            .or(x.shr(self.minor))
+        x.or(x.shifted_up(1).and(self.not_first_minor))
+            .or(x.shifted_down(1).and(self.not_last_minor))
+            .or(x.shifted_up(self.minor))
+            .or(x.shifted_down(self.minor))
     }
 
     /// False when the piece just placed (`placed`) closed off a pocket of empty squares the
@@ -190,7 +190,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
                 (min, g.max(1))
             }
         };
-        let empty = occupied.not();
+        let empty = occupied.complement();
         let mut seeds = self.grow(placed).and(empty);
         while !seeds.is_zero() {
             let mut comp = seeds.lowest_bit();
@@ -205,7 +205,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
             }
             if closed {
                 let size = comp.count();
-                if size < min || size % gcd != 0 {
+                if size < min || !size.is_multiple_of(gcd) {
                     return false;
                 }
             }

@@ -31,7 +31,7 @@ impl<const W: usize> Table<W> {
         let kinds = plan.kinds.len();
         let entry_bytes = 8 * W + 4;
         let mut key_len = MAX_KEY;
-        while key_len > 0 && plan.placements.len() * entry_bytes << key_len > BUDGET_BYTES {
+        while key_len > 0 && (plan.placements.len() * entry_bytes) << key_len > BUDGET_BYTES {
             key_len -= 1;
         }
         let mut by_anchor: Vec<Vec<usize>> = vec![Vec::new(); len];
