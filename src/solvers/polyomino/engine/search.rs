@@ -132,10 +132,11 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
             kinds &= kinds - 1;
             let (lo, hi) = t.ranges[base + k];
             let (lo, hi) = (lo as usize, hi as usize);
-            for (&m, &pid) in t.masks[lo..hi].iter().zip(&t.pids[lo..hi]) {
+            for (e, &m) in t.masks[lo..hi].iter().enumerate() {
                 if m.intersects(occupied) {
                     continue;
                 }
+                let pid = t.pids[lo + e];
                 if self.nodes == self.max_nodes {
                     self.stopped = true;
                     self.limit_hit = true;

@@ -9,8 +9,8 @@
 use super::bits::Bits;
 use crate::solvers::polyomino::placements::Plan;
 
-/// Most key squares per anchor (32 lists per anchor and kind).
-const MAX_KEY: usize = 3;
+/// Most key squares per anchor (16 lists per anchor and kind).
+const MAX_KEY: usize = 4;
 /// Memory budget for the duplicated candidate lists.
 const BUDGET_BYTES: usize = 64 << 20;
 
