@@ -154,4 +154,6 @@ pub struct Report {
 }
 
 #[cfg(test)]
+mod crosscheck;
+#[cfg(test)]
 mod tests;
