@@ -203,9 +203,11 @@ fn human(out: &serde_json::Value, solutions: &[Solution], enumerate: bool) -> St
     let nodes = &out["nodes"];
     if enumerate {
         text += &format!(
-            "{} distinct solutions up to {} symmetries, {} raw; {} nodes{}\n",
+            "{} distinct {} up to {} {}, {} raw; {} nodes{}\n",
             out["distinct"],
+            plural(&out["distinct"], "solution", "solutions"),
             out["symmetries"],
+            plural(&out["symmetries"], "symmetry", "symmetries"),
             out["raw"],
             nodes,
             if complete {
@@ -228,4 +230,12 @@ fn human(out: &serde_json::Value, solutions: &[Solution], enumerate: bool) -> St
         );
     }
     text
+}
+
+fn plural(n: &serde_json::Value, one: &'static str, many: &'static str) -> &'static str {
+    if n.as_u64() == Some(1) {
+        one
+    } else {
+        many
+    }
 }

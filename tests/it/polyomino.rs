@@ -205,6 +205,31 @@ fn max_print_limits_the_list_and_labels_go_past_nine() {
 }
 
 #[test]
+fn first_solution_mode_prints_and_draws_one_tiling() {
+    let dir = scratch();
+    let pieces = sample("polyomino/pentominoes.txt");
+    let png = dir.path().join("first.png");
+    let v = json(&[
+        path(&pieces),
+        "--rect",
+        "6x10",
+        "--rotate",
+        "--flip",
+        "--png",
+        path(&png),
+    ]);
+    let sols = v["solutions"].as_array().unwrap();
+    assert_eq!(sols.len(), 1);
+    let free = Freedom {
+        rotate: true,
+        flip: true,
+    };
+    assert_tiles(sols[0].as_array().unwrap(), &pieces, &rect(6, 10), free);
+    let img = image::open(&png).expect("a readable PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (12 * 32, 8 * 32));
+}
+
+#[test]
 fn raw_listing_shows_every_symmetric_copy() {
     let pieces = sample("polyomino/pentominoes.txt");
     let v = json(&[

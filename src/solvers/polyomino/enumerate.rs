@@ -30,7 +30,7 @@ impl Counter<'_> {
         t.raw += weight;
         t.shares += self.sym.fixing(chosen, stab) as u64 * weight;
         t.found += 1;
-        let keep = self.options.raw || self.sym.is_least(chosen, stab);
+        let keep = self.options.raw || !self.options.all || self.sym.is_least(chosen, stab);
         if keep && t.solutions.len() < self.options.keep {
             t.solutions.push(to_solution(self.plan, chosen));
         }
