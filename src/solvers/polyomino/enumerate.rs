@@ -51,6 +51,21 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Report, PolyominoEr
             fixed_kind: None,
         }
     };
+    // A kind with fewer placements than copies can never be placed: no search needed.
+    let placeable = plan.kinds.iter().enumerate().all(|(k, kind)| {
+        plan.placements.iter().filter(|p| p.kind == k).count() >= kind.instances.len()
+    });
+    if !placeable {
+        return Ok(Report {
+            distinct: 0,
+            raw: 0,
+            nodes: 0,
+            complete: true,
+            limit_hit: false,
+            symmetries: sym.group.clone(),
+            solutions: Vec::new(),
+        });
+    }
     let counter = Counter {
         plan: &plan,
         sym: &sym,

@@ -214,3 +214,27 @@ fn a_node_limit_ends_the_search_as_incomplete() {
     assert!(!r.complete && r.limit_hit);
     assert!(r.nodes <= 1000);
 }
+
+#[test]
+fn a_piece_that_fits_nowhere_means_no_solution_without_search() {
+    // Checksum passes (5 + 5 = 10) but the plus-shaped X cannot fit in 2 rows.
+    let pieces = parse::pieces_text(".X.\nXXX\n.X.\n\nIIIII\n").unwrap();
+    let p = Problem {
+        pieces,
+        region: Region::rectangle(2, 5),
+        freedom: Freedom {
+            rotate: true,
+            flip: true,
+        },
+    };
+    let options = Options {
+        all: true,
+        keep: 1,
+        raw: false,
+        max_nodes: None,
+        parallel: true,
+    };
+    let r = solve(&p, &options).unwrap();
+    assert_eq!((r.raw, r.nodes, r.complete), (0, 0, true));
+    assert!(paper::solve(&p, None).unwrap().solution.is_none());
+}
