@@ -2,9 +2,11 @@
 //! enumerating), and turn the found placements into counts and labelled tilings.
 
 use super::engine::{self, Flow};
-use super::placements::Plan;
+use super::placements::{self, Plan};
 use super::symmetry::{Breaking, Symmetry};
-use super::{validate, Options, PiecePosition, PolyominoError, Problem, Report, Solution};
+use super::{
+    validate, Options, PiecePosition, PolyominoError, Problem, Report, Solution, MAX_PLACEMENTS,
+};
 
 /// Counts and kept tilings of one part of the search.
 #[derive(Default)]
@@ -40,6 +42,13 @@ impl Counter<'_> {
 /// The fast engine: every tiling (or the first), counted raw and up to symmetry.
 pub fn solve(problem: &Problem, options: &Options) -> Result<Report, PolyominoError> {
     validate(problem)?;
+    let count = placements::count(&problem.pieces, &problem.region, problem.freedom);
+    if count > MAX_PLACEMENTS {
+        return Err(PolyominoError::TooManyPlacements {
+            count,
+            limit: MAX_PLACEMENTS,
+        });
+    }
     let plan = Plan::new(&problem.pieces, &problem.region, problem.freedom);
     let sym = Symmetry::new(&plan, &problem.region.symmetries());
     let breaking = if options.all && !options.raw {

@@ -23,6 +23,9 @@ pub use region::Region;
 
 use serde::{Deserialize, Serialize};
 
+/// Most exact-cover rows (kind × orientation × offset) the engine will build.
+pub const MAX_PLACEMENTS: usize = 2_000_000;
+
 /// Most pieces: each needs one label character (`1`–`9`, `a`–`z`, `A`–`Z`).
 pub const MAX_PIECES: usize = 61;
 
@@ -55,6 +58,10 @@ pub enum PolyominoError {
         cells: usize,
         limit: usize,
     },
+    #[error(
+        "the pieces have {count} possible placements in the region, more than the limit of {limit}"
+    )]
+    TooManyPlacements { count: usize, limit: usize },
     #[error("checksum test failed: the pieces have {pieces} squares in total but the region has {region} (they must be equal)")]
     ChecksumMismatch { pieces: usize, region: usize },
 }

@@ -115,6 +115,19 @@ pub fn kinds_of(pieces: &[CellMatrix], freedom: Freedom) -> Vec<Kind> {
     kinds
 }
 
+/// An upper bound on the placements [`Plan::new`] would build (every orientation at every
+/// offset inside the bounding box), computed without building them.
+pub fn count(pieces: &[CellMatrix], region: &Region, freedom: Freedom) -> usize {
+    kinds_of(pieces, freedom)
+        .iter()
+        .flat_map(|k| &k.orientations)
+        .map(|o| {
+            let fit = |have: usize, need: i32| have.saturating_sub(need as usize - 1);
+            fit(region.rows(), o.rows()) * fit(region.cols(), o.cols())
+        })
+        .sum()
+}
+
 impl Plan {
     pub fn new(pieces: &[CellMatrix], region: &Region, freedom: Freedom) -> Self {
         let layout = Layout::for_region(region);

@@ -238,3 +238,24 @@ fn a_piece_that_fits_nowhere_means_no_solution_without_search() {
     assert_eq!((r.raw, r.nodes, r.complete), (0, 0, true));
     assert!(paper::solve(&p, None).unwrap().solution.is_none());
 }
+
+#[test]
+fn piece_count_limit() {
+    let mono = CellMatrix {
+        rows: 1,
+        cols: 1,
+        cells: vec![true],
+    };
+    let p = Problem {
+        pieces: vec![mono; MAX_PIECES + 1],
+        region: Region::rectangle(1, MAX_PIECES + 1),
+        freedom: Freedom::default(),
+    };
+    assert_eq!(
+        validate(&p),
+        Err(PolyominoError::TooManyPieces {
+            count: 62,
+            limit: 61
+        })
+    );
+}
