@@ -82,7 +82,7 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Report, PolyominoEr
         options,
     };
     let (tally, outcome) = if options.all && options.parallel && options.max_nodes.is_none() {
-        let parts = engine::enumerate_parallel(
+        let (parts, nodes) = engine::enumerate_parallel(
             &plan,
             &breaking.starts,
             true,
@@ -90,14 +90,12 @@ pub fn solve(problem: &Problem, options: &Options) -> Result<Report, PolyominoEr
             &|t: &mut Tally, s: usize, chosen: &[usize]| counter.visit(t, s, chosen),
         );
         let mut total = Tally::default();
-        let mut nodes = 0;
-        for (t, n) in parts {
+        for t in parts {
             total.raw += t.raw;
             total.shares += t.shares;
             total.found += t.found;
             let room = options.keep.saturating_sub(total.solutions.len());
             total.solutions.extend(t.solutions.into_iter().take(room));
-            nodes += n;
         }
         let outcome = engine::Outcome {
             nodes,

@@ -47,16 +47,17 @@ pub fn enumerate(
     }
 }
 
-/// Like [`enumerate`] without a node limit or early stop, with the starts searched in
-/// parallel. Each start gets its own accumulator from `init`; they come back in start order
-/// with each start's node count.
+/// Like [`enumerate`] without a node limit or early stop, searched in parallel. The work is
+/// split into tasks (each start and one placement more); each task gets its own accumulator
+/// from `init`, and they come back in the order a sequential run would visit them, with the
+/// total node count.
 pub fn enumerate_parallel<T: Send>(
     plan: &Plan,
     starts: &[Vec<usize>],
     prune: bool,
     init: &(dyn Fn() -> T + Sync),
     visit: &(dyn Fn(&mut T, usize, &[usize]) + Sync),
-) -> Vec<(T, u64)> {
+) -> (Vec<T>, u64) {
     match words(plan) {
         1 => run_parallel::<1, T>(plan, starts, prune, init, visit),
         2 => run_parallel::<2, T>(plan, starts, prune, init, visit),
@@ -134,25 +135,52 @@ fn run_parallel<const W: usize, T: Send>(
     prune: bool,
     init: &(dyn Fn() -> T + Sync),
     visit: &(dyn Fn(&mut T, usize, &[usize]) + Sync),
-) -> Vec<(T, u64)> {
+) -> (Vec<T>, u64) {
     let table = Table::<W>::new(plan);
-    starts
+    // One level deeper than the starts, so the cores get many small tasks instead of a few
+    // unequal ones (6x10 has only 8 symmetry-breaking starts).
+    let mut tasks: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut nodes = 0;
+    {
+        let mut splitter =
+            Searcher::<W, _>::new(plan, &table, prune, None, |_: &[usize]| Flow::Continue);
+        for (s, start) in starts.iter().enumerate() {
+            let Some(occupied) = place_start(plan, &mut splitter, start) else {
+                continue;
+            };
+            match splitter.children(occupied) {
+                None => tasks.push((s, start.clone())),
+                Some(children) => tasks.extend(children.into_iter().map(|c| {
+                    let mut task = start.clone();
+                    task.push(c);
+                    (s, task)
+                })),
+            }
+        }
+        nodes += splitter.nodes;
+    }
+    let parts: Vec<(T, u64)> = tasks
         .par_iter()
-        .enumerate()
-        .map(|(s, start)| {
+        .map(|(s, task)| {
             let mut acc = init();
             let nodes = {
                 let mut searcher =
                     Searcher::<W, _>::new(plan, &table, prune, None, |chosen: &[usize]| {
-                        visit(&mut acc, s, chosen);
+                        visit(&mut acc, *s, chosen);
                         Flow::Continue
                     });
-                if let Some(occupied) = place_start(plan, &mut searcher, start) {
+                if let Some(occupied) = place_start(plan, &mut searcher, task) {
                     searcher.search(occupied);
                 }
                 searcher.nodes
             };
             (acc, nodes)
         })
-        .collect()
+        .collect();
+    let mut accs = Vec::with_capacity(parts.len());
+    for (acc, n) in parts {
+        nodes += n;
+        accs.push(acc);
+    }
+    (accs, nodes)
 }

@@ -115,6 +115,36 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         }
     }
 
+    /// The placements [`Searcher::search`] would recurse into from `occupied`, in the same
+    /// order, counting every fitting candidate in `self.nodes` as it does: splitting a run
+    /// here into independent tasks changes neither the solutions' order nor the node count.
+    /// `None` when the board is already full.
+    pub fn children(&mut self, occupied: Bits<W>) -> Option<Vec<usize>> {
+        let cell = occupied.complement().lowest()?;
+        let t = self.table;
+        let base = ((cell << t.key_len) | t.key(cell, &occupied)) * t.kinds;
+        let mut out = Vec::new();
+        let mut kinds = self.unused;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let (lo, hi) = t.ranges[base + k];
+            let (lo, hi) = (lo as usize, hi as usize);
+            for (e, &m) in t.masks[lo..hi].iter().enumerate() {
+                if m.intersects(occupied) {
+                    continue;
+                }
+                self.nodes += 1;
+                self.take(k, false);
+                if !self.prune || self.fillable(occupied.or(m), m) {
+                    out.push(t.pids[lo + e] as usize);
+                }
+                self.take(k, true);
+            }
+        }
+        Some(out)
+    }
+
     /// Searches from `occupied` (with `self.stack`, `self.remaining` and `self.unused`
     /// describing the pieces already placed there).
     pub fn search(&mut self, occupied: Bits<W>) {
