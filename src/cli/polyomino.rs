@@ -89,8 +89,9 @@ pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
         Method::Engine => {
             let options = Options {
                 all: enumerate,
+                // `--count` keeps no tilings, except one to draw for `--png`.
                 keep: if args.count {
-                    0
+                    args.png.is_some() as usize
                 } else {
                     args.max_print.unwrap_or(usize::MAX)
                 },

@@ -227,6 +227,19 @@ fn first_solution_mode_prints_and_draws_one_tiling() {
     assert_tiles(sols[0].as_array().unwrap(), &pieces, &rect(6, 10), free);
     let img = image::open(&png).expect("a readable PNG").to_rgb8();
     assert_eq!(img.dimensions(), (12 * 32, 8 * 32));
+    let counted = dir.path().join("counted.png");
+    let v = json(&[
+        path(&pieces),
+        "--rect",
+        "3x20",
+        "--rotate",
+        "--flip",
+        "--count",
+        "--png",
+        path(&counted),
+    ]);
+    assert!(v.get("solutions").is_none());
+    assert!(counted.exists(), "--count --png still draws one tiling");
 }
 
 #[test]
