@@ -12,10 +12,23 @@ fn main() -> anyhow::Result<()> {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() { vec![100, 500, 1000] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![100, 500, 1000]
+    } else {
+        sizes
+    };
     println!(
         "{:<24} {:>6} {:>8} {:>9} {:>10} {:>9} {:>8} {:>7} {:>9} {:>8}",
-        "puzzle", "pieces", "front_s", "cands_s", "compare_s", "grow_s", "total_s", "placed", "neighbour", "clusters"
+        "puzzle",
+        "pieces",
+        "front_s",
+        "cands_s",
+        "compare_s",
+        "grow_s",
+        "total_s",
+        "placed",
+        "neighbour",
+        "clusters"
     );
     let tmp = tempfile::tempdir()?;
     for &n in &sizes {
@@ -26,14 +39,18 @@ fn main() -> anyhow::Result<()> {
         write(&out, &dir, false)?;
         let files: Vec<PathBuf> = out.images.iter().map(|i| dir.join(&i.name)).collect();
         row(&format!("classic-{n} scan"), &files, |a| {
-            jigsaw::score::synthetic::score(a, &out.truth).map(|s| s.neighbour_accuracy).unwrap_or(0.0)
+            jigsaw::score::synthetic::score(a, &out.truth)
+                .map(|s| s.neighbour_accuracy)
+                .unwrap_or(0.0)
         });
     }
     let white = PathBuf::from("../shared/data/real/roksenhorn-puzzle-bot/white-1000");
     if white.is_dir() {
         let (files, _) = collect_inputs(&[white.join("piece_masks_png")]);
         let truth = jigsaw::score::real::white1000(&white.join("6_solution"))?;
-        row("white-1000 masks", &files, |a| jigsaw::score::grid::score(a, &truth).neighbour_accuracy);
+        row("white-1000 masks", &files, |a| {
+            jigsaw::score::grid::score(a, &truth).neighbour_accuracy
+        });
     }
     Ok(())
 }
