@@ -274,3 +274,20 @@ fn solve_reports_bad_input_without_panicking() {
     assert!(err.contains("nope.png"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn white_1000_from_its_masks_solves() {
+    let Some(root) = crate::util::shared_data("real/roksenhorn-puzzle-bot/white-1000") else {
+        return;
+    };
+    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("piece_masks_png")]);
+    assert!(errors.is_empty() && files.len() == 1001);
+    let run = jigsaw::vision::trace_images(&files, &Default::default(), &|_| {});
+    assert_eq!(run.set.pieces.len(), 1001, "every mask is one piece");
+    let report = assemble(&run.set);
+    let truth = jigsaw::score::real::white1000(&root.join("6_solution")).expect("robot solution");
+    let s = jigsaw::score::grid::score(&report.assembly, &truth);
+    // The target: at least 99 % neighbour accuracy against the robot's solution.
+    assert!(s.neighbour_accuracy >= 0.99, "{}", s.summary());
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+}
