@@ -291,3 +291,42 @@ fn white_1000_from_its_masks_solves() {
     assert!(s.neighbour_accuracy >= 0.99, "{}", s.summary());
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
 }
+
+#[test]
+fn two_mixed_puzzles_come_out_as_two_clusters() {
+    let mut a = puzzle(Kind::Classic, 50, 21, 150.0, 0, 0);
+    let mut b = puzzle(Kind::Classic, 50, 22, 150.0, 0, 0);
+    for (truth, tag) in [(&mut a, "a/"), (&mut b, "b/")] {
+        for p in &mut truth.pieces {
+            p.image = p.image.as_ref().map(|i| format!("{tag}{i}"));
+        }
+    }
+    let mut set = truth_piece_set(&a);
+    let offset = set.pieces.len() as u32;
+    for mut p in truth_piece_set(&b).pieces {
+        p.id += offset;
+        for c in &mut p.chainlets {
+            c.label = format!("{}.{}", p.id, c.label.split('.').nth(1).unwrap());
+        }
+        set.pieces.push(p);
+    }
+    let report = assemble(&set);
+    let asm = &report.assembly;
+    assert_eq!(asm.clusters, 2, "unplaced: {:?}", asm.unplaced);
+    for cluster in 0..2 {
+        let tags: std::collections::BTreeSet<&str> = asm
+            .pieces
+            .iter()
+            .filter(|p| p.cluster == cluster)
+            .map(|p| &p.image[..2])
+            .collect();
+        assert_eq!(tags.len(), 1, "cluster {cluster} mixes the puzzles");
+    }
+    for truth in [&a, &b] {
+        let s = score(asm, truth).expect("scores");
+        // "50 pieces" is the nearest grid, 7 × 7; the other puzzle's pieces are unmatched here.
+        assert_eq!(s.pieces_expected, 49);
+        assert_eq!(s.pieces_placed, s.pieces_expected, "{}", s.summary());
+        assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    }
+}
