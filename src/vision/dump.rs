@@ -183,7 +183,11 @@ mod tests {
         assert_eq!(chain, "start 3 2\n000066444422\n");
         let csv = std::fs::read_to_string(dir.path().join("features.csv")).unwrap();
         assert_eq!(csv.lines().count(), 2);
-        assert!(csv.lines().nth(1).unwrap().starts_with("1.1,1,1,0,0,12.000,"));
+        assert!(csv
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1.1,1,1,0,0,12.000,"));
     }
 
     #[test]
