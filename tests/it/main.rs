@@ -6,6 +6,7 @@ mod edges;
 mod polygon;
 mod polyomino;
 mod score;
+mod segment;
 mod solve;
 mod synth;
 mod trace;
