@@ -18,6 +18,8 @@ use std::collections::HashMap;
 
 /// Side of a coarse Lab cell for finding the border's dominant colour, in ΔE units.
 const MODE_CELL: f32 = 4.0;
+/// Samples per block side for the block statistics (at most 16 × 16 = 256 per block).
+const SAMPLES_PER_BLOCK_SIDE: u32 = 16;
 /// Pixels within this ΔE of the modal cell centre count towards the refined colour.
 const MODE_RADIUS: f32 = 10.0;
 
@@ -129,7 +131,7 @@ impl BackgroundField {
         let block = (block / lab.step).max(4);
         let cols = lab.width.div_ceil(block);
         let rows = lab.height.div_ceil(block);
-        let step = (block / 32).max(1);
+        let step = (block / SAMPLES_PER_BLOCK_SIDE).max(1);
         let modes: Vec<[f32; 3]> = (0..rows * cols)
             .map(|i| {
                 let (c, r) = (i % cols, i / cols);
@@ -207,8 +209,8 @@ impl BackgroundField {
         let block = (block / lab.step).max(4);
         let cols = lab.width.div_ceil(block);
         let rows = lab.height.div_ceil(block);
-        // Sample every `step`-th pixel: ~1000 samples per block are plenty for a median.
-        let step = (block / 32).max(1);
+        // Sample every `step`-th pixel: a few hundred samples per block are plenty.
+        let step = (block / SAMPLES_PER_BLOCK_SIDE).max(1);
         let mut cells: Vec<Option<[f32; 3]>> = Vec::with_capacity((cols * rows) as usize);
         for r in 0..rows {
             for c in 0..cols {
