@@ -21,6 +21,7 @@ struct Scale {
     line: i32,
     text: i32,
     dot: i32,
+    id_text: i32,
 }
 
 impl Scale {
@@ -30,6 +31,19 @@ impl Scale {
             line: (big / 1200.0).round().max(1.0) as i32,
             text: (big / 700.0).round().max(2.0) as i32,
             dot: (big / 250.0).round().max(3.0) as i32,
+            id_text: 2 * (big / 700.0).round().max(2.0) as i32,
+        }
+    }
+
+    /// The image's sizes, shrunk so marks and labels do not bury a small piece (a scan of 80 px
+    /// pieces): a piece id at most half the piece's width, a chainlet label a third.
+    fn within_piece(&self, piece_size: f64) -> Scale {
+        let cap = |frac: f64| ((piece_size * frac / 8.0).floor() as i32).max(1);
+        Scale {
+            line: self.line.min(cap(0.1)),
+            text: self.text.min(cap(0.15)),
+            dot: self.dot.min(((piece_size / 25.0) as i32).max(2)),
+            id_text: self.id_text.min(cap(0.2)),
         }
     }
 }
@@ -38,8 +52,9 @@ impl Scale {
 /// pixels of one chain step: 1, or N for chains on the coarse grid (`--grid N`).
 pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage {
     let mut out = image.clone();
-    let s = Scale::for_image(image.width(), image.height());
+    let image_scale = Scale::for_image(image.width(), image.height());
     for piece in pieces {
+        let s = image_scale.within_piece(piece.area.sqrt());
         let u = unit.max(1) as i32;
         let pts: Vec<[i32; 2]> = piece
             .chain
@@ -86,7 +101,7 @@ pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage 
             piece.centroid[0],
             piece.centroid[1],
             &id,
-            s.text * 2,
+            s.id_text,
             WHITE,
         );
     }

@@ -8,6 +8,7 @@ mod opencv;
 mod polygon;
 mod polyomino;
 mod score;
+mod segment;
 mod solve;
 mod synth;
 mod trace;

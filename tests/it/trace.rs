@@ -489,16 +489,19 @@ proptest! {
         for k in 0..4 {
             let (a, b) = (f(&base, k), f(&turned, k + best));
             let side = a.distance_vector_length;
-            // Chain length over-counts a digitised line by up to 8% at 22.5° (Freeman's
-            // even-1/odd-√2 rule): the one feature whose tolerance must cover that bias.
-            prop_assert!((a.chain_length - b.chain_length).abs() < 0.09 * a.chain_length, "{k}: {a:?} {b:?}");
+            // Chain length over-counts a digitised line by up to 8.2% at 22.5° (Freeman's
+            // even-1/odd-√2 rule: cos θ + (√2 − 1) sin θ): the one feature whose tolerance must
+            // cover that bias, plus a few pixels where the chainlet's ends fall.
+            prop_assert!((a.chain_length - b.chain_length).abs() < 0.083 * a.chain_length + 3.0, "{k}: {a:?} {b:?}");
             prop_assert!((a.distance_vector_length - b.distance_vector_length).abs() < 0.02 * side + 1.0, "{k}: {a:?} {b:?}");
             prop_assert!((a.signed_area - b.signed_area).abs() < 0.01 * side * side, "{k}: {a:?} {b:?}");
             prop_assert!((a.max_perpendicular - b.max_perpendicular).abs() < 0.02 * side + 1.5, "{k}: {a:?} {b:?}");
             prop_assert!((a.min_perpendicular - b.min_perpendicular).abs() < 0.02 * side + 1.5, "{k}: {a:?} {b:?}");
-            // The split of area is only meaningful where there is area (not on a straight side).
+            // The split of area is only meaningful where there is area (not on a straight side);
+            // digitisation can put a 1 px sliver along the whole side on the other side.
             if a.signed_area.abs() > 0.01 * side * side {
-                prop_assert!((a.area_ratio - b.area_ratio).abs() < 0.05, "{k}: {a:?} {b:?}");
+                let tol = 0.02 + side / a.signed_area.abs();
+                prop_assert!((a.area_ratio - b.area_ratio).abs() < tol, "{k}: {a:?} {b:?}");
             }
             // The distance vector turns with the image (counter-clockwise on screen).
             let turn = (b.distance_vector_angle_deg - a.distance_vector_angle_deg - (-angle.to_degrees())).rem_euclid(360.0);

@@ -29,8 +29,14 @@ impl LabImage {
             .par_chunks_mut(width as usize)
             .enumerate()
             .for_each(|(j, out)| {
+                // Runs of one colour (masks, whitened or flat backgrounds) convert once.
+                let mut last = ([0u8; 3], conv.lab([0; 3]));
                 for (i, o) in out.iter_mut().enumerate() {
-                    *o = conv.lab(img.get_pixel(i as u32 * step, j as u32 * step).0);
+                    let rgb = img.get_pixel(i as u32 * step, j as u32 * step).0;
+                    if rgb != last.0 {
+                        last = (rgb, conv.lab(rgb));
+                    }
+                    *o = last.1;
                 }
             });
         LabImage {

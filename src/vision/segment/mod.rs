@@ -80,6 +80,10 @@ pub const MIN_AUTO_THRESHOLD: f32 = 5.0;
 const NOISE_FACTOR: f32 = 4.0;
 /// Pixels in the point sample the background model is fitted on.
 const MODEL_PIXELS: f64 = 1.0e6;
+/// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
+/// light over one block (a 40-unit vignette over 24 blocks is under 2 per block), well below
+/// the contrast of any piece the threshold could find.
+const GROWTH_TOLERANCE: f32 = 6.0;
 /// Background blocks per long side of the image.
 const BLOCKS_PER_SIDE: u32 = 24;
 
@@ -184,16 +188,15 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
         .unwrap_or_else(|| background::border_colour(&lab));
     let wl = opts.lightness_weight;
 
-    // Pass 1 against one colour; passes 2 and 3 against a field estimated from the pixels the
-    // previous pass called background.
+    // The field grown over block colours, then refined once from the pixels it classes as
+    // background.
     let mut field = BackgroundField::uniform(seed);
     if opts.flatten_illumination {
         let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
-        for _ in 0..2 {
-            let dist = sampled_distances(&lab, &field, wl);
-            let (t, _) = auto_threshold(&dist, opts);
-            field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= t);
-        }
+        field = BackgroundField::grow(&lab, block, seed, GROWTH_TOLERANCE);
+        let dist = sampled_distances(&lab, &field, wl);
+        let (t, _) = auto_threshold(&dist, opts);
+        field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= t);
     }
     let dist = full_distances(img, &field, wl);
     let (threshold, noise) = auto_threshold(&dist, opts);
@@ -267,3 +270,6 @@ fn auto_threshold(dist: &[f32], opts: &SegmentOptions) -> (f32, f32) {
         .unwrap_or_else(|| otsu.max(NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD));
     (t, noise)
 }
+
+#[cfg(test)]
+mod tests;
