@@ -32,6 +32,14 @@ pub fn write_atomic_with(
         w.flush()
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    // Temporary files are private (0600); a finished output is an ordinary file.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot set permissions of {}", path.display()))?;
+    }
     tmp.persist(path)
         .with_context(|| format!("cannot move the finished file to {}", path.display()))?;
     Ok(())
@@ -71,5 +79,11 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let names: Vec<_> = std::fs::read_dir(dir.path().join("sub")).unwrap().collect();
         assert_eq!(names.len(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o644, "outputs are readable by others");
+        }
     }
 }
