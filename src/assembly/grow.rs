@@ -160,7 +160,7 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
                 .grid
                 .insert(piece, &(pose * shapes.pieces[piece].centroid));
             grower.proposals[piece].clear();
-            if grower.members.len() % RELAX_EVERY == 0 {
+            if grower.members.len().is_multiple_of(RELAX_EVERY) {
                 relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
                 grower.rebuild_grid(&g);
                 grower.repropose(&g);

@@ -1,12 +1,12 @@
 //! `jigsaw solve INPUT... [-o DIR] [--json] [--timings]`: photos, scans or a trace dump →
 //! the assembled puzzle (`assembly.json`, `solution.png`) and the trace dumps.
 
-use super::{emit, emit_json, progress_bar, GlobalArgs};
+use super::{emit, emit_json, GlobalArgs};
 use crate::assembly::{assemble, AssemblyReport};
 use crate::files::{save_png_atomic, write_json_atomic};
 use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
-use crate::vision::{collect_inputs, load_dump, load_image, trace_images, write_dump};
+use crate::vision::{load_dump, load_image, write_dump};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,28 +33,12 @@ pub enum Picture {
 
 pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     let front = &args.front;
-    let opts = front.pipeline_options();
     let mut failed = false;
     let set = match dump_folder(&front.inputs) {
         Some(dir) => load_dump(&dir)?,
         None => {
-            let (files, input_errors) = collect_inputs(&front.inputs);
-            for e in &input_errors {
-                eprintln!("jigsaw: error: {e}");
-            }
-            let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
-            let run = trace_images(&files, &opts, &|_| bar.inc(1));
-            bar.finish_and_clear();
-            for e in &run.failures {
-                eprintln!("jigsaw: error: {e}");
-            }
-            if front.timings {
-                eprintln!(
-                    "{}",
-                    super::trace::timings_table(&run.times, run.set.pieces.len())
-                );
-            }
-            failed = !input_errors.is_empty() || !run.failures.is_empty();
+            let (run, input_failed) = super::trace::trace_inputs(front, global);
+            failed = input_failed;
             run.set
         }
     };

@@ -4,7 +4,7 @@
 use super::{emit, emit_json, progress_bar, GlobalArgs};
 use crate::vision::{
     collect_inputs, trace_images, write_dump, write_overlays, DescribeOptions, LoadLimits,
-    PipelineOptions, SegmentOptions, StageTimes,
+    PipelineOptions, SegmentOptions, StageTimes, TraceRun,
 };
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
@@ -100,18 +100,30 @@ impl Args {
     }
 }
 
-pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
-    let opts = args.pipeline_options();
+/// The front end as `trace` and `solve` run it: expand the inputs, trace every image with a
+/// progress bar, print one error line per failed input. Returns the run and whether any input
+/// failed.
+pub(super) fn trace_inputs(args: &Args, global: GlobalArgs) -> (TraceRun, bool) {
     let (files, input_errors) = collect_inputs(&args.inputs);
     for e in &input_errors {
         eprintln!("jigsaw: error: {e}");
     }
     let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
-    let run = trace_images(&files, &opts, &|_| bar.inc(1));
+    let run = trace_images(&files, &args.pipeline_options(), &|_| bar.inc(1));
     bar.finish_and_clear();
     for e in &run.failures {
         eprintln!("jigsaw: error: {e}");
     }
+    if args.timings {
+        eprintln!("{}", timings_table(&run.times, run.set.pieces.len()));
+    }
+    let failed = !input_errors.is_empty() || !run.failures.is_empty();
+    (run, failed)
+}
+
+pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    let opts = args.pipeline_options();
+    let (run, failed) = trace_inputs(&args, global);
     if let Some(dir) = &args.output {
         if dir.exists() && !dir.is_dir() {
             bail!("{}: exists and is not a folder", dir.display());
@@ -121,9 +133,6 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         write_overlays(dir, &run.set, &opts.limits, args.grid.unwrap_or(1))
             .with_context(|| format!("cannot write overlays to {}", dir.display()))?;
     }
-    if args.timings {
-        eprintln!("{}", timings_table(&run.times, run.set.pieces.len()));
-    }
     if global.json {
         emit_json(&run.set)?;
     } else if !global.quiet {
@@ -132,7 +141,6 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             emit(&format!("dumps written to {}", dir.display()))?;
         }
     }
-    let failed = !input_errors.is_empty() || !run.failures.is_empty();
     Ok(if failed {
         ExitCode::from(1)
     } else {
@@ -174,7 +182,7 @@ fn summary(set: &crate::piece_set::PieceSet) -> String {
     out
 }
 
-pub(super) fn timings_table(t: &StageTimes, pieces: usize) -> String {
+fn timings_table(t: &StageTimes, pieces: usize) -> String {
     let rate = if t.wall_s > 0.0 {
         pieces as f64 / t.wall_s
     } else {
