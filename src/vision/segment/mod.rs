@@ -114,6 +114,17 @@ pub fn segment_with_diagnostics(
     opts: &SegmentOptions,
 ) -> (Segmentation, SegmentDiagnostics) {
     let (width, height) = img.dimensions();
+    if width == 0 || height == 0 {
+        return (
+            Segmentation::default(),
+            SegmentDiagnostics {
+                background_lab: [0.0; 3],
+                threshold: 0.0,
+                background_noise: 0.0,
+                morphology_radius: 0,
+            },
+        );
+    }
     let model = model_background(img, opts);
     let (dist, t, noise, seed) = (model.distances, model.threshold, model.noise, model.seed);
     let mut mask = GrayImage::from_raw(
@@ -214,6 +225,9 @@ pub fn background_distance(
     img: &RgbImage,
     opts: &SegmentOptions,
 ) -> (image::ImageBuffer<image::Luma<f32>, Vec<f32>>, f32) {
+    if img.width() == 0 || img.height() == 0 {
+        return (image::ImageBuffer::new(img.width(), img.height()), 0.0);
+    }
     let m = model_background(img, opts);
     let buf = image::ImageBuffer::from_raw(img.width(), img.height(), m.distances)
         .expect("one distance per pixel");
