@@ -17,6 +17,7 @@ mod background;
 mod classify;
 mod colour;
 mod components;
+mod dominant;
 mod morphology;
 mod threshold;
 
@@ -196,7 +197,7 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
     let seed = opts
         .background
         .map(colour::rgb_to_lab)
-        .unwrap_or_else(|| background::border_colour(&lab));
+        .unwrap_or_else(|| dominant::border_colour(&lab));
     let wl = opts.lightness_weight;
 
     // The field grown over block colours, then refined once from the pixels it classes as
