@@ -17,6 +17,7 @@ mod background;
 mod classify;
 mod colour;
 mod components;
+mod dominant;
 mod morphology;
 mod threshold;
 
@@ -114,6 +115,17 @@ pub fn segment_with_diagnostics(
     opts: &SegmentOptions,
 ) -> (Segmentation, SegmentDiagnostics) {
     let (width, height) = img.dimensions();
+    if width == 0 || height == 0 {
+        return (
+            Segmentation::default(),
+            SegmentDiagnostics {
+                background_lab: [0.0; 3],
+                threshold: 0.0,
+                background_noise: 0.0,
+                morphology_radius: 0,
+            },
+        );
+    }
     let model = model_background(img, opts);
     let (dist, t, noise, seed) = (model.distances, model.threshold, model.noise, model.seed);
     let mut mask = GrayImage::from_raw(
@@ -185,7 +197,7 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
     let seed = opts
         .background
         .map(colour::rgb_to_lab)
-        .unwrap_or_else(|| background::border_colour(&lab));
+        .unwrap_or_else(|| dominant::border_colour(&lab));
     let wl = opts.lightness_weight;
 
     // The field grown over block colours, then refined once from the pixels it classes as
@@ -214,6 +226,9 @@ pub fn background_distance(
     img: &RgbImage,
     opts: &SegmentOptions,
 ) -> (image::ImageBuffer<image::Luma<f32>, Vec<f32>>, f32) {
+    if img.width() == 0 || img.height() == 0 {
+        return (image::ImageBuffer::new(img.width(), img.height()), 0.0);
+    }
     let m = model_background(img, opts);
     let buf = image::ImageBuffer::from_raw(img.width(), img.height(), m.distances)
         .expect("one distance per pixel");

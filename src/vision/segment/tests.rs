@@ -259,3 +259,18 @@ fn the_threshold_override_is_used() {
     assert_eq!(diag.threshold, 12.5);
     assert_eq!(seg.pieces.len(), 5);
 }
+
+#[test]
+fn degenerate_images_do_not_panic() {
+    for (w, h) in [(0, 0), (0, 5), (1, 1), (3, 2), (1, 40)] {
+        let img = RgbImage::from_pixel(w, h, Rgb([200, 10, 10]));
+        let seg = segment(&img, &SegmentOptions::default());
+        assert!(seg.pieces.len() <= 1, "{w}x{h}");
+        let (d, _) = background_distance(&img, &SegmentOptions::default());
+        assert_eq!(d.dimensions(), (w, h));
+    }
+    // A lone dark pixel on white.
+    let mut img = RgbImage::from_pixel(5, 5, Rgb([255; 3]));
+    img.put_pixel(2, 2, Rgb([0; 3]));
+    assert!(segment(&img, &SegmentOptions::default()).pieces.is_empty());
+}
