@@ -497,3 +497,96 @@ fn json_summary_and_bundled_samples() {
         assert_eq!(t.pieces.len(), n, "{name}");
     }
 }
+
+/// Generates a classic puzzle and runs `jigsaw trace --json` on its images; checks that every
+/// shown piece is found once (matched by centroid in the same image, within a tenth of a
+/// piece), that nothing is rejected as clipped or merged, and returns the fraction of pieces
+/// with exactly four slope discontinuities. Written against the documented trace contract.
+fn trace_generated(pieces: usize, style: &str, seed: &str) -> f64 {
+    let dir = scratch();
+    let out = dir.path().join("set");
+    let o = run(&[
+        "--quiet",
+        "synth",
+        "--kind",
+        "classic",
+        "--pieces",
+        &pieces.to_string(),
+        "--seed",
+        seed,
+        "--style",
+        style,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let truth =
+        Truth::from_json(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
+    let images: Vec<String> = truth
+        .images
+        .iter()
+        .map(|i| out.join(&i.path).to_str().unwrap().to_string())
+        .collect();
+    let mut args = vec!["--quiet", "--json", "trace"];
+    args.extend(images.iter().map(String::as_str));
+    let t = run(&args);
+    assert!(
+        t.status.success(),
+        "trace failed: {}",
+        String::from_utf8_lossy(&t.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&t.stdout).unwrap();
+    for img in v["images"].as_array().unwrap() {
+        for r in img["rejected"].as_array().unwrap() {
+            assert_ne!(r["reason"], "clipped", "{style} {pieces}: {r}");
+            assert_ne!(r["reason"], "merged", "{style} {pieces}: {r}");
+        }
+    }
+    let found = v["pieces"].as_array().unwrap();
+    assert_eq!(
+        found.len(),
+        truth.pieces.len(),
+        "{style} {pieces}: pieces found"
+    );
+    let mut four = 0;
+    for p in found {
+        let name = jigsaw::score::file_name(p["image"].as_str().unwrap()).to_string();
+        let c = [
+            p["centroid"][0].as_f64().unwrap(),
+            p["centroid"][1].as_f64().unwrap(),
+        ];
+        let near = truth
+            .pieces
+            .iter()
+            .filter(|t| t.image.as_deref() == Some(name.as_str()))
+            .map(|t| dist(t.centroid.unwrap(), c))
+            .fold(f64::MAX, f64::min);
+        assert!(
+            near < 0.1 * truth.px_per_piece,
+            "{style} {pieces}: piece at {c:?} in {name} matches no truth piece"
+        );
+        let corners = p["critical_points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["kind"] == "discontinuity")
+            .count();
+        four += usize::from(corners == 4);
+    }
+    four as f64 / found.len() as f64
+}
+
+#[test]
+#[ignore = "needs the vision front end (chain branch)"]
+fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
+    for style in ["scan", "photo"] {
+        for (pieces, seed) in [(12, "21"), (100, "22")] {
+            let four = trace_generated(pieces, style, seed);
+            assert!(
+                four >= 0.995,
+                "{style} {pieces}: only {:.1}% of pieces have 4 corners",
+                100.0 * four
+            );
+        }
+    }
+}
