@@ -486,7 +486,11 @@ fn build_truth(
 
 /// Writes the images, `truth.json`, `solution.png` (and the masks if asked) into `dir`,
 /// each file atomically.
+/// Images left by an earlier `jigsaw synth` into the same folder (recognised by its
+/// `truth.json` and the exact image names this command writes) are removed first, so the
+/// folder never mixes two puzzles.
 pub fn write(out: &Output, dir: &Path, masks: bool) -> anyhow::Result<()> {
+    remove_stale_images(out, dir)?;
     for img in &out.images {
         crate::files::write_atomic(&dir.join(&img.name), &img.bytes)?;
         if masks {
@@ -506,6 +510,48 @@ pub fn write(out: &Output, dir: &Path, masks: bool) -> anyhow::Result<()> {
     let mut json = serde_json::to_vec(&out.truth)?;
     json.push(b'\n');
     crate::files::write_atomic(&dir.join("truth.json"), &json)?;
+    Ok(())
+}
+
+fn remove_stale_images(out: &Output, dir: &Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    if !dir.join("truth.json").is_file() {
+        return Ok(());
+    }
+    let ours = |name: &str| {
+        let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+        let (kind, number) = stem.split_once('-').unwrap_or((stem, ""));
+        matches!((kind, ext), ("scan", "png") | ("photo", "jpg"))
+            && number.len() >= 3
+            && number.bytes().all(|b| b.is_ascii_digit())
+    };
+    let keep: Vec<&str> = out.images.iter().map(|i| i.name.as_str()).collect();
+    for sub in [dir.to_path_buf(), dir.join("masks")] {
+        let Ok(entries) = std::fs::read_dir(&sub) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            let image_name = if sub == dir {
+                name.clone()
+            } else {
+                name.replace(".png", "")
+            };
+            let stale = if sub == dir {
+                ours(&name) && !keep.contains(&name.as_str())
+            } else {
+                name.ends_with(".png")
+                    && !keep
+                        .iter()
+                        .any(|k| k.rsplit_once('.').map(|x| x.0) == Some(image_name.as_str()))
+            };
+            if stale {
+                std::fs::remove_file(e.path()).with_context(|| {
+                    format!("cannot remove the stale image {}", e.path().display())
+                })?;
+            }
+        }
+    }
     Ok(())
 }
 

@@ -590,3 +590,46 @@ fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
         }
     }
 }
+
+#[test]
+fn regenerating_into_a_used_folder_leaves_no_stale_images() {
+    let dir = scratch();
+    let out = dir.path().join("set");
+    let o = out.to_str().unwrap();
+    let gen = |pieces: &str, style: &str| {
+        let r = run(&[
+            "--quiet",
+            "synth",
+            "--pieces",
+            pieces,
+            "--style",
+            style,
+            "--px-per-piece",
+            "20",
+            "--masks",
+            "-o",
+            o,
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    };
+    gen("90", "scan");
+    assert!(out.join("scan-003.png").is_file() && out.join("masks/scan-003.png").is_file());
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    gen("10", "photo");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "masks",
+            "notes.txt",
+            "photo-001.jpg",
+            "solution.png",
+            "truth.json"
+        ]
+    );
+    assert_eq!(std::fs::read_dir(out.join("masks")).unwrap().count(), 1);
+}
