@@ -1,2 +1,114 @@
 //! Critical points (slope discontinuities, or curvature inflections as the fallback) and the
 //! chainlets `piece.k` between them.
+
+mod critical;
+mod inflection;
+mod outline;
+mod quad;
+
+pub use critical::{candidates, discontinuities, turn_deg, Candidate, CriticalOptions};
+pub use inflection::inflections;
+pub use outline::{shoelace, Outline};
+pub use quad::quad_corners;
+
+use crate::chain::ChainCode;
+use crate::piece_set::{CriticalKind, CriticalPoint};
+
+/// The critical points of a closed chain in chain order: its slope discontinuities (the four
+/// corners of the four-sided model where the piece fits it, else every local discontinuity);
+/// where there are fewer than two, the curvature inflections join them (marked as such), as Freeman &
+/// Garder prescribe.
+pub fn critical_points(chain: &ChainCode, opts: &CriticalOptions) -> Vec<CriticalPoint> {
+    let outline = Outline::new(chain);
+    if opts.four_sided {
+        if let Some(mut corners) = quad_corners(&outline, opts) {
+            corners.sort_by_key(|c| c.index);
+            return corners;
+        }
+    }
+    let mut points = discontinuities(&outline, opts);
+    if points.len() < 2 {
+        let taken: Vec<usize> = points.iter().map(|c| c.index).collect();
+        points.extend(
+            inflections(&outline)
+                .into_iter()
+                .filter(|c| !taken.contains(&c.index)),
+        );
+        points.sort_by_key(|c| c.index);
+    }
+    points
+}
+
+/// The `(label, start, end)` of each chainlet: the chain cut at the critical points, labelled
+/// `piece.k` clockwise from the first critical point after the chain start. The last chainlet
+/// wraps past the chain start (`end < start`). One critical point gives one chainlet that goes
+/// all the way round; none gives the whole chain from index 0.
+pub fn chainlet_spans(piece: u32, critical: &[CriticalPoint]) -> Vec<(String, usize, usize)> {
+    let mut idx: Vec<usize> = critical.iter().map(|c| c.index).collect();
+    idx.sort_unstable();
+    idx.dedup();
+    if idx.is_empty() {
+        return vec![(format!("{piece}.1"), 0, 0)];
+    }
+    let m = idx.len();
+    (0..m)
+        .map(|k| (format!("{piece}.{}", k + 1), idx[k], idx[(k + 1) % m]))
+        .collect()
+}
+
+/// Whether a chainlet cut anywhere by a discontinuity (not only inflections).
+pub fn has_discontinuity(critical: &[CriticalPoint]) -> bool {
+    critical.iter().any(|c| c.kind == CriticalKind::Discontinuity)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cp(index: usize) -> CriticalPoint {
+        CriticalPoint {
+            index,
+            x: 0.0,
+            y: 0.0,
+            angle_deg: 90.0,
+            kind: CriticalKind::Discontinuity,
+        }
+    }
+
+    #[test]
+    fn spans_are_labelled_from_the_first_point_after_the_start() {
+        let spans = chainlet_spans(7, &[cp(30), cp(5), cp(18)]);
+        assert_eq!(
+            spans,
+            vec![
+                ("7.1".to_string(), 5, 18),
+                ("7.2".to_string(), 18, 30),
+                ("7.3".to_string(), 30, 5)
+            ]
+        );
+        assert_eq!(chainlet_spans(2, &[cp(4)]), vec![("2.1".to_string(), 4, 4)]);
+        assert_eq!(chainlet_spans(2, &[]), vec![("2.1".to_string(), 0, 0)]);
+    }
+
+    #[test]
+    fn a_disc_falls_back_to_no_critical_points_and_an_ellipse_with_a_dent_to_inflections() {
+        let disc = image::GrayImage::from_fn(120, 120, |x, y| {
+            let d = ((x as f64 - 60.0).powi(2) + (y as f64 - 60.0).powi(2)).sqrt();
+            image::Luma([if d <= 45.0 { 255 } else { 0 } as u8])
+        });
+        let chain = crate::vision::trace_mask(&disc).unwrap();
+        let cps = critical_points(&chain, &CriticalOptions::default());
+        assert!(cps.is_empty(), "{cps:?}");
+        // A peanut: two discs joined smoothly has two concave waists, so four inflections.
+        let peanut = image::GrayImage::from_fn(200, 120, |x, y| {
+            let (x, y) = (x as f64, y as f64);
+            let f = |cx: f64| ((x - cx).powi(2) + (y - 60.0).powi(2)).sqrt();
+            let v = (-(f(65.0) / 40.0).powi(2)).exp() + (-(f(135.0) / 40.0).powi(2)).exp();
+            image::Luma([if v > 0.5 { 255 } else { 0 } as u8])
+        });
+        let chain = crate::vision::trace_mask(&peanut).unwrap();
+        let cps = critical_points(&chain, &CriticalOptions::default());
+        assert_eq!(cps.len(), 4, "{cps:?}");
+        assert!(cps.iter().all(|c| c.kind == CriticalKind::Inflection));
+    }
+}

@@ -1,11 +1,191 @@
-//! `jigsaw trace` (not built yet: see the open issue).
+//! `jigsaw trace INPUT... [-o DIR] [--json] [--grid N] [--max-pixels N] [--timings]`:
+//! photos and scans → pieces → Freeman chains → chainlets → features, with dumps.
 
-use super::GlobalArgs;
+use super::{emit, emit_json, progress_bar, GlobalArgs};
+use crate::vision::{
+    collect_inputs, trace_images, write_dump, write_overlays, DescribeOptions, LoadLimits,
+    PipelineOptions, SegmentOptions, StageTimes,
+};
+use anyhow::{bail, Context};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Image files and folders (a folder means every image in it, sorted by name).
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Write dumps here: index.json, pieces/<id>.chain, features.csv, overlays/<image>.png.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Chain on Freeman & Garder's coarse grid of N-pixel spacing (chain in grid units).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub grid: Option<u32>,
+    /// Largest image accepted, in pixels (width × height).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    pub max_pixels: u64,
+    /// Print the time spent per stage (decode, segment, trace+features) on stderr.
+    #[arg(long)]
+    pub timings: bool,
+    /// Corner model: `quad` picks the four corners of four-sided pieces where a piece fits the
+    /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces).
+    #[arg(long, value_enum, default_value_t = Corners::Quad)]
+    pub corners: Corners,
+    /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the
+    /// automatic one.
+    #[arg(long, value_name = "DELTA_E")]
+    pub threshold: Option<f32>,
+    /// Segmentation: the background colour as `R,G,B` instead of estimating it.
+    #[arg(long, value_name = "R,G,B", value_parser = parse_rgb)]
+    pub background: Option<[u8; 3]>,
+    /// Segmentation: take one background colour for the whole image (no illumination field).
+    #[arg(long)]
+    pub no_flatten: bool,
+    /// Segmentation: radius of the morphological clean-up in pixels (0 disables it).
+    #[arg(long, value_name = "PX")]
+    pub morphology: Option<u8>,
+    /// Segmentation: blobs under this fraction of the median piece area are specks.
+    #[arg(long, value_name = "F")]
+    pub min_speck: Option<f64>,
+    /// Segmentation: blobs over this multiple of the median piece area are merged pieces.
+    #[arg(long, value_name = "F")]
+    pub merged_factor: Option<f64>,
+}
 
-pub fn run(_args: Args, _global: GlobalArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`jigsaw trace` is not built yet")
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Corners {
+    Quad,
+    Local,
+}
+
+fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    match parts.as_slice() {
+        [r, g, b] => {
+            let c = |v: &str| v.parse::<u8>().map_err(|_| format!("{v:?} is not 0-255"));
+            Ok([c(r)?, c(g)?, c(b)?])
+        }
+        _ => Err(format!("expected R,G,B (e.g. 20,20,20), got {s:?}")),
+    }
+}
+
+impl Args {
+    fn pipeline_options(&self) -> PipelineOptions {
+        let mut segment = SegmentOptions {
+            threshold: self.threshold,
+            background: self.background,
+            morphology_radius: self.morphology,
+            ..SegmentOptions::default()
+        };
+        segment.flatten_illumination = !self.no_flatten;
+        if let Some(f) = self.min_speck {
+            segment.min_speck_fraction = f;
+        }
+        if let Some(f) = self.merged_factor {
+            segment.merged_factor = f;
+        }
+        let mut describe = DescribeOptions {
+            grid: self.grid,
+            ..DescribeOptions::default()
+        };
+        describe.critical.four_sided = self.corners == Corners::Quad;
+        PipelineOptions {
+            limits: LoadLimits {
+                max_pixels: self.max_pixels,
+            },
+            segment,
+            describe,
+        }
+    }
+}
+
+pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    let opts = args.pipeline_options();
+    let (files, input_errors) = collect_inputs(&args.inputs);
+    for e in &input_errors {
+        eprintln!("jigsaw: error: {e}");
+    }
+    let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
+    let run = trace_images(&files, &opts, &|_| bar.inc(1));
+    bar.finish_and_clear();
+    for e in &run.failures {
+        eprintln!("jigsaw: error: {e}");
+    }
+    if let Some(dir) = &args.output {
+        if dir.exists() && !dir.is_dir() {
+            bail!("{}: exists and is not a folder", dir.display());
+        }
+        write_dump(dir, &run.set)
+            .with_context(|| format!("cannot write the dump to {}", dir.display()))?;
+        write_overlays(dir, &run.set, &opts.limits)
+            .with_context(|| format!("cannot write overlays to {}", dir.display()))?;
+    }
+    if args.timings && !global.quiet {
+        eprintln!("{}", timings_table(&run.times, run.set.pieces.len()));
+    }
+    if global.json {
+        emit_json(&run.set)?;
+    } else if !global.quiet {
+        emit(&summary(&run.set))?;
+        if let Some(dir) = &args.output {
+            emit(&format!("dumps written to {}", dir.display()))?;
+        }
+    }
+    let failed = !input_errors.is_empty() || !run.failures.is_empty();
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A line per image (pieces found, rejected blobs by reason) and a total.
+fn summary(set: &crate::piece_set::PieceSet) -> String {
+    let mut out = String::new();
+    for img in &set.images {
+        let n = set.pieces.iter().filter(|p| p.image == img.path).count();
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for r in &img.rejected {
+            let name = serde_json::to_value(r.reason)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default();
+            *reasons.entry(name).or_default() += 1;
+        }
+        let rejected: Vec<String> = reasons.iter().map(|(k, v)| format!("{v} {k}")).collect();
+        let rejected = if rejected.is_empty() {
+            String::new()
+        } else {
+            format!(", rejected: {}", rejected.join(", "))
+        };
+        out.push_str(&format!(
+            "{}: {n} piece{}{rejected}\n",
+            img.path,
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    let chainlets: usize = set.pieces.iter().map(|p| p.chainlets.len()).sum();
+    out.push_str(&format!(
+        "total: {} pieces, {chainlets} chainlets from {} images",
+        set.pieces.len(),
+        set.images.len()
+    ));
+    out
+}
+
+fn timings_table(t: &StageTimes, pieces: usize) -> String {
+    let rate = if t.wall_s > 0.0 {
+        pieces as f64 / t.wall_s
+    } else {
+        0.0
+    };
+    format!(
+        "stage            seconds (summed over threads)\n\
+         decode           {:>8.3}\n\
+         segment          {:>8.3}\n\
+         trace+features   {:>8.3}\n\
+         wall             {:>8.3}   ({pieces} pieces, {rate:.1} pieces/s)",
+        t.decode_s, t.segment_s, t.trace_features_s, t.wall_s
+    )
 }

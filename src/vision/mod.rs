@@ -3,6 +3,27 @@
 //! Stage types: an image file → [`image::RgbImage`] (EXIF orientation applied) →
 //! [`Segmentation`] (one binary mask per piece) → [`crate::chain::ChainCode`] per piece.
 
+mod describe;
+mod dump;
+mod grid_chain;
+mod inputs;
+mod load;
+mod pipeline;
 mod region;
+mod segment;
+mod trace;
 
+pub use describe::{describe_piece, DescribeOptions};
+pub use dump::{
+    features_csv, load_dump, overlay_names, write_dump, write_overlays, DumpError,
+    FEATURES_HEADER,
+};
+pub use grid_chain::grid_chain;
+pub use inputs::{collect_inputs, natural_cmp, InputError, IMAGE_EXTENSIONS};
+pub use load::{flatten_alpha, load_image, LoadError, LoadLimits, MIN_SIDE};
+pub use pipeline::{trace_images, ImageError, PipelineOptions, StageTimes, TraceRun};
 pub use region::{PieceRegion, Segmentation};
+pub use segment::{
+    segment, segment_with_diagnostics, SegmentDiagnostics, SegmentOptions, MIN_AUTO_THRESHOLD,
+};
+pub use trace::{opencv_order_border, trace_mask, trace_region, TraceError};

@@ -1,0 +1,165 @@
+//! Inputs → [`PieceSet`]: load, segment, trace and describe every image, in parallel, keeping
+//! going past a bad file. Piece ids are 1..N in input order, then top-to-bottom, left-to-right
+//! within an image (the order segmentation hands its pieces over).
+
+use super::describe::{describe_piece, DescribeOptions};
+use super::load::{load_image, LoadError, LoadLimits};
+use super::segment::{segment, SegmentOptions};
+use super::trace::TraceError;
+use crate::piece_set::{ImageReport, Piece, PieceSet};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Everything the pipeline can be told.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineOptions {
+    pub limits: LoadLimits,
+    pub segment: SegmentOptions,
+    pub describe: DescribeOptions,
+}
+
+/// Why one image yielded no pieces. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("{}: no pieces found ({rejected} blobs rejected: touching the border, merged or specks)", .path.display())]
+    NoPieces { path: PathBuf, rejected: usize },
+    #[error("{}: piece {index} cannot be traced: {source}", .path.display())]
+    Trace {
+        path: PathBuf,
+        index: usize,
+        #[source]
+        source: TraceError,
+    },
+}
+
+/// Time spent in each stage, summed over images (so on several cores the sum exceeds the wall
+/// time), in seconds.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct StageTimes {
+    pub decode_s: f64,
+    pub segment_s: f64,
+    pub trace_features_s: f64,
+    pub wall_s: f64,
+}
+
+impl StageTimes {
+    fn add(&mut self, other: &StageTimes) {
+        self.decode_s += other.decode_s;
+        self.segment_s += other.segment_s;
+        self.trace_features_s += other.trace_features_s;
+    }
+}
+
+/// The outcome of a run: the piece set of every image that worked, and one error per image
+/// that did not.
+#[derive(Debug, Default)]
+pub struct TraceRun {
+    pub set: PieceSet,
+    pub failures: Vec<ImageError>,
+    pub times: StageTimes,
+}
+
+/// One image's pieces, numbered from 1 within the image.
+struct ImageTrace {
+    report: ImageReport,
+    pieces: Vec<Piece>,
+    times: StageTimes,
+}
+
+/// Runs the front end over `files` (already expanded from folders). `progress` is called once
+/// per finished image, from worker threads.
+pub fn trace_images(
+    files: &[PathBuf],
+    opts: &PipelineOptions,
+    progress: &(dyn Fn(&Path) + Sync),
+) -> TraceRun {
+    let start = Instant::now();
+    let outcomes: Vec<Result<ImageTrace, ImageError>> = files
+        .par_iter()
+        .map(|f| {
+            let r = trace_image(f, opts);
+            progress(f);
+            r
+        })
+        .collect();
+    let mut run = TraceRun::default();
+    let mut next_id = 1u32;
+    for outcome in outcomes {
+        match outcome {
+            Ok(mut t) => {
+                for p in &mut t.pieces {
+                    renumber(p, next_id);
+                    next_id += 1;
+                }
+                run.times.add(&t.times);
+                run.set.images.push(t.report);
+                run.set.pieces.extend(t.pieces);
+            }
+            Err(e) => run.failures.push(e),
+        }
+    }
+    run.times.wall_s = start.elapsed().as_secs_f64();
+    run
+}
+
+/// Gives a piece its id in the whole set (chainlet labels carry it too).
+fn renumber(piece: &mut Piece, id: u32) {
+    piece.id = id;
+    for (k, c) in piece.chainlets.iter_mut().enumerate() {
+        c.label = format!("{id}.{}", k + 1);
+    }
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+/// Loads, segments and describes one image.
+fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageError> {
+    let shown = path.display().to_string();
+    let t0 = Instant::now();
+    let image = load_image(path, &opts.limits)?;
+    let t1 = Instant::now();
+    let seg = segment(&image, &opts.segment);
+    let t2 = Instant::now();
+    if seg.pieces.is_empty() {
+        return Err(ImageError::NoPieces {
+            path: path.to_path_buf(),
+            rejected: seg.rejected.len(),
+        });
+    }
+    let pieces = seg
+        .pieces
+        .par_iter()
+        .enumerate()
+        .map(|(i, region)| {
+            describe_piece(i as u32 + 1, &shown, region, &opts.describe).map_err(|source| {
+                ImageError::Trace {
+                    path: path.to_path_buf(),
+                    index: i + 1,
+                    source,
+                }
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let t3 = Instant::now();
+    Ok(ImageTrace {
+        report: ImageReport {
+            path: shown,
+            width: image.width(),
+            height: image.height(),
+            rejected: seg.rejected,
+        },
+        pieces,
+        times: StageTimes {
+            decode_s: secs(t1 - t0),
+            segment_s: secs(t2 - t1),
+            trace_features_s: secs(t3 - t2),
+            wall_s: 0.0,
+        },
+    })
+}

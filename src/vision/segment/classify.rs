@@ -1,0 +1,175 @@
+//! Deciding which blobs are pieces, and in what order they are numbered.
+//!
+//! A blob is judged against the median piece of its own image, so the same rules serve a scan of
+//! 144 tiny pieces and a phone photo of one: dust is small *relative to the pieces*, two touching
+//! pieces are large *relative to the pieces*.
+
+use super::components::Blob;
+use crate::piece_set::{RejectReason, Rejected};
+
+/// A blob must be at least this many pixels to count towards the median piece size: it keeps a
+/// cloud of single-pixel noise from dragging the median down to dust size.
+const MIN_REFERENCE_AREA: u64 = 64;
+/// Blobs smaller than this fraction of the largest blob do not count towards the median either.
+const REFERENCE_FRACTION_OF_LARGEST: f64 = 0.05;
+
+/// The verdict on one blob.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Piece,
+    Reject(RejectReason),
+}
+
+/// The reference piece area: the lower median of the blobs that can plausibly be pieces,
+/// preferring blobs that do not touch the border (clipped blobs are partial pieces). The lower
+/// median makes "one piece plus two merged pieces" still flag the merged one. `None` when no
+/// blob is large enough to be a piece.
+pub fn reference_area(blobs: &[Blob], width: u32, height: u32) -> Option<u64> {
+    let largest = blobs.iter().map(|b| b.area).max()?;
+    let floor = MIN_REFERENCE_AREA.max((largest as f64 * REFERENCE_FRACTION_OF_LARGEST) as u64);
+    let candidates: Vec<&Blob> = blobs.iter().filter(|b| b.area >= floor).collect();
+    let inner: Vec<u64> = candidates
+        .iter()
+        .filter(|b| !b.touches_border(width, height))
+        .map(|b| b.area)
+        .collect();
+    let mut areas = if inner.is_empty() {
+        candidates.iter().map(|b| b.area).collect()
+    } else {
+        inner
+    };
+    if areas.is_empty() {
+        return None;
+    }
+    areas.sort_unstable();
+    Some(areas[(areas.len() - 1) / 2])
+}
+
+/// Clipped first: the visible part of a piece cut by the image edge can be any size, so its
+/// size says nothing (only blobs under the absolute noise floor of 64 pixels are specks even
+/// on the border). Then speck, then merged.
+pub fn classify(
+    blob: &Blob,
+    reference: Option<u64>,
+    width: u32,
+    height: u32,
+    min_speck_fraction: f64,
+    merged_factor: f64,
+) -> Verdict {
+    let Some(reference) = reference else {
+        return Verdict::Reject(RejectReason::Speck);
+    };
+    let area = blob.area as f64;
+    if blob.area < MIN_REFERENCE_AREA {
+        Verdict::Reject(RejectReason::Speck)
+    } else if blob.touches_border(width, height) {
+        Verdict::Reject(RejectReason::Clipped)
+    } else if area < min_speck_fraction * reference as f64 {
+        Verdict::Reject(RejectReason::Speck)
+    } else if area > merged_factor * reference as f64 {
+        Verdict::Reject(RejectReason::Merged)
+    } else {
+        Verdict::Piece
+    }
+}
+
+/// Reading order: rows top to bottom, left to right within a row.
+///
+/// A row is built from the topmost remaining blob (smallest centroid y): every remaining blob
+/// whose centroid lies above that blob's bottom edge joins it. Pieces laid out in a rough grid
+/// therefore number row by row even when the rows are not perfectly straight, and any layout
+/// gets a deterministic order. Returns indices into `blobs`.
+pub fn reading_order(blobs: &[&Blob]) -> Vec<usize> {
+    let mut remaining: Vec<usize> = (0..blobs.len()).collect();
+    remaining.sort_by(|&a, &b| {
+        blobs[a].centroid[1]
+            .total_cmp(&blobs[b].centroid[1])
+            .then(blobs[a].centroid[0].total_cmp(&blobs[b].centroid[0]))
+    });
+    let mut order = Vec::with_capacity(blobs.len());
+    while let Some(&first) = remaining.first() {
+        let bottom = (blobs[first].bbox[1] + blobs[first].bbox[3]) as f64;
+        let (mut row, rest): (Vec<usize>, Vec<usize>) = remaining
+            .iter()
+            .partition(|&&i| blobs[i].centroid[1] < bottom);
+        row.sort_by(|&a, &b| blobs[a].centroid[0].total_cmp(&blobs[b].centroid[0]));
+        order.extend(row);
+        remaining = rest;
+    }
+    order
+}
+
+/// The record for a rejected blob.
+pub fn rejected(blob: &Blob, reason: RejectReason) -> Rejected {
+    Rejected {
+        bbox: blob.bbox,
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blob(x: u32, y: u32, w: u32, h: u32, area: u64) -> Blob {
+        Blob {
+            label: 0,
+            bbox: [x, y, w, h],
+            area,
+            centroid: [x as f64 + w as f64 / 2.0, y as f64 + h as f64 / 2.0],
+        }
+    }
+
+    #[test]
+    fn one_piece_is_its_own_median() {
+        let b = blob(10, 10, 50, 50, 2000);
+        let r = reference_area(std::slice::from_ref(&b), 100, 100);
+        assert_eq!(r, Some(2000));
+        assert_eq!(classify(&b, r, 100, 100, 0.2, 1.8), Verdict::Piece);
+    }
+
+    #[test]
+    fn speck_clipped_merged() {
+        let blobs = vec![
+            blob(10, 10, 40, 40, 1000),
+            blob(60, 10, 40, 40, 1100),
+            blob(110, 10, 80, 40, 2300),
+            blob(0, 100, 30, 30, 600),
+            blob(100, 100, 5, 5, 20),
+            blob(100, 150, 12, 12, 150),
+            blob(0, 200, 10, 10, 100),
+            blob(299, 250, 1, 1, 1),
+        ];
+        let r = reference_area(&blobs, 300, 300);
+        assert_eq!(r, Some(1000));
+        let v: Vec<_> = blobs
+            .iter()
+            .map(|b| classify(b, r, 300, 300, 0.2, 1.8))
+            .collect();
+        assert_eq!(
+            v,
+            [
+                Verdict::Piece,
+                Verdict::Piece,
+                Verdict::Reject(RejectReason::Merged),
+                Verdict::Reject(RejectReason::Clipped),
+                Verdict::Reject(RejectReason::Speck),
+                Verdict::Reject(RejectReason::Speck),
+                Verdict::Reject(RejectReason::Clipped),
+                Verdict::Reject(RejectReason::Speck),
+            ]
+        );
+    }
+
+    #[test]
+    fn rows_then_columns() {
+        // Two slightly wavy rows.
+        let a = blob(100, 12, 40, 40, 1);
+        let b = blob(10, 10, 40, 40, 1);
+        let c = blob(55, 20, 40, 40, 1);
+        let d = blob(20, 80, 40, 40, 1);
+        let e = blob(5, 90, 40, 40, 1);
+        let blobs = [&a, &b, &c, &d, &e];
+        assert_eq!(reading_order(&blobs), [1, 2, 0, 4, 3]);
+    }
+}

@@ -1,0 +1,161 @@
+//! From a binary mask to blobs: hole filling, 8-connected labelling, and per-blob statistics
+//! and cropped masks.
+
+use image::{GrayImage, ImageBuffer, Luma};
+use imageproc::region_labelling::{connected_components, Connectivity};
+
+/// One connected foreground region.
+#[derive(Clone, Debug)]
+pub struct Blob {
+    pub label: u32,
+    /// `[x, y, w, h]`.
+    pub bbox: [u32; 4],
+    pub area: u64,
+    pub centroid: [f64; 2],
+}
+
+impl Blob {
+    /// Whether the blob reaches the edge of a `width × height` image.
+    pub fn touches_border(&self, width: u32, height: u32) -> bool {
+        let [x, y, w, h] = self.bbox;
+        x == 0 || y == 0 || x + w >= width || y + h >= height
+    }
+}
+
+/// Sets every background pixel that cannot reach the image border to foreground: the holes
+/// inside pieces (a glare spot, a printed area the colour of the background, a Sharpie number
+/// on a white puzzle) become piece. Background connectivity is 4 so it is the dual of the
+/// 8-connected pieces: a diagonal gap in an outline does not leak.
+pub fn fill_holes(mask: &mut GrayImage) {
+    let (w, h) = (mask.width() as usize, mask.height() as usize);
+    if w == 0 || h == 0 {
+        return;
+    }
+    let buf: &mut [u8] = mask;
+    const OUTSIDE: u8 = 1;
+    let mut stack: Vec<usize> = Vec::new();
+    let seed = |i: usize, buf: &mut [u8], stack: &mut Vec<usize>| {
+        if buf[i] == 0 {
+            buf[i] = OUTSIDE;
+            stack.push(i);
+        }
+    };
+    for x in 0..w {
+        seed(x, buf, &mut stack);
+        seed((h - 1) * w + x, buf, &mut stack);
+    }
+    for y in 0..h {
+        seed(y * w, buf, &mut stack);
+        seed(y * w + w - 1, buf, &mut stack);
+    }
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % w, i / w);
+        if x > 0 {
+            seed(i - 1, buf, &mut stack);
+        }
+        if x + 1 < w {
+            seed(i + 1, buf, &mut stack);
+        }
+        if y > 0 {
+            seed(i - w, buf, &mut stack);
+        }
+        if y + 1 < h {
+            seed(i + w, buf, &mut stack);
+        }
+    }
+    for p in buf.iter_mut() {
+        *p = if *p == OUTSIDE { 0 } else { 255 };
+    }
+}
+
+/// The 8-connected blobs of `mask` (non-zero = foreground), with the label image.
+pub fn label_blobs(mask: &GrayImage) -> (ImageBuffer<Luma<u32>, Vec<u32>>, Vec<Blob>) {
+    let labels = connected_components(mask, Connectivity::Eight, Luma([0u8]));
+    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    // Per label: min x, min y, max x, max y, area, sum x, sum y.
+    let mut acc = vec![(u32::MAX, u32::MAX, 0u32, 0u32, 0u64, 0f64, 0f64); n + 1];
+    for (x, y, p) in labels.enumerate_pixels() {
+        let l = p.0[0] as usize;
+        if l == 0 {
+            continue;
+        }
+        let a = &mut acc[l];
+        a.0 = a.0.min(x);
+        a.1 = a.1.min(y);
+        a.2 = a.2.max(x);
+        a.3 = a.3.max(y);
+        a.4 += 1;
+        a.5 += x as f64;
+        a.6 += y as f64;
+    }
+    let blobs = acc
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, a)| a.4 > 0)
+        .map(|(l, a)| Blob {
+            label: l as u32,
+            bbox: [a.0, a.1, a.2 - a.0 + 1, a.3 - a.1 + 1],
+            area: a.4,
+            centroid: [a.5 / a.4 as f64, a.6 / a.4 as f64],
+        })
+        .collect();
+    (labels, blobs)
+}
+
+/// The blob's own pixels, cut to its bounding box: 255 inside, 0 outside.
+pub fn crop_mask(labels: &ImageBuffer<Luma<u32>, Vec<u32>>, blob: &Blob) -> GrayImage {
+    let [x0, y0, w, h] = blob.bbox;
+    GrayImage::from_fn(w, h, |x, y| {
+        if labels.get_pixel(x0 + x, y0 + y).0[0] == blob.label {
+            Luma([255])
+        } else {
+            Luma([0])
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holes_fill_but_border_notches_do_not() {
+        let mut m = GrayImage::new(9, 7);
+        // A ring with a one-pixel hole at (4, 3), and a U open to the top edge at x = 1.
+        for y in 1..6 {
+            for x in 2..7 {
+                m.put_pixel(x, y, Luma([255]));
+            }
+        }
+        m.put_pixel(4, 3, Luma([0]));
+        m.put_pixel(0, 0, Luma([255]));
+        m.put_pixel(0, 1, Luma([255]));
+        fill_holes(&mut m);
+        assert_eq!(m.get_pixel(4, 3).0[0], 255);
+        assert_eq!(m.get_pixel(1, 0).0[0], 0);
+        assert_eq!(m.get_pixel(8, 6).0[0], 0);
+    }
+
+    #[test]
+    fn blobs_have_box_area_and_centroid() {
+        let mut m = GrayImage::new(10, 10);
+        for y in 2..5 {
+            for x in 3..8 {
+                m.put_pixel(x, y, Luma([255]));
+            }
+        }
+        m.put_pixel(9, 9, Luma([255]));
+        let (labels, blobs) = label_blobs(&m);
+        assert_eq!(blobs.len(), 2);
+        let big = blobs.iter().find(|b| b.area == 15).unwrap();
+        assert_eq!(big.bbox, [3, 2, 5, 3]);
+        assert_eq!(big.centroid, [5.0, 3.0]);
+        assert!(!big.touches_border(10, 10));
+        assert!(blobs
+            .iter()
+            .any(|b| b.area == 1 && b.touches_border(10, 10)));
+        let crop = crop_mask(&labels, big);
+        assert!(crop.pixels().all(|p| p.0[0] == 255));
+    }
+}

@@ -1,0 +1,105 @@
+//! The automatic threshold on the distance-from-background image.
+//!
+//! Background pixels pile up near distance 0 (noise, JPEG artefacts, left-over shading), piece
+//! pixels spread wide. Otsu's method on the distance histogram finds the split that best
+//! separates the two; a floor tied to the background's own noise keeps an image with no piece
+//! (or a very faint one) from being split in the middle of its noise.
+
+/// Width of one histogram bin in ΔE units.
+const BIN: f32 = 0.25;
+/// Number of bins: distances are clamped to `BINS × BIN` = 256 ΔE, beyond any Lab distance
+/// that matters (white to black is 100).
+const BINS: usize = 1024;
+
+/// A histogram of distances.
+pub struct DistanceHistogram {
+    counts: Vec<u64>,
+    total: u64,
+}
+
+impl DistanceHistogram {
+    pub fn new(distances: &[f32]) -> DistanceHistogram {
+        let mut counts = vec![0u64; BINS];
+        for &d in distances {
+            counts[bin_of(d)] += 1;
+        }
+        DistanceHistogram {
+            counts,
+            total: distances.len() as u64,
+        }
+    }
+
+    /// Otsu's threshold: the distance maximising the between-class variance. Pixels strictly
+    /// above it are foreground.
+    pub fn otsu(&self) -> f32 {
+        let total = self.total as f64;
+        if total == 0.0 {
+            return 0.0;
+        }
+        let sum_all: f64 = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| i as f64 * c as f64)
+            .sum();
+        let (mut w0, mut sum0) = (0.0f64, 0.0f64);
+        let (mut best, mut best_bin) = (-1.0f64, 0usize);
+        for (i, &c) in self.counts.iter().enumerate() {
+            w0 += c as f64;
+            sum0 += i as f64 * c as f64;
+            let w1 = total - w0;
+            if w0 == 0.0 || w1 == 0.0 {
+                continue;
+            }
+            let m0 = sum0 / w0;
+            let m1 = (sum_all - sum0) / w1;
+            let between = w0 * w1 * (m0 - m1) * (m0 - m1);
+            if between > best {
+                best = between;
+                best_bin = i;
+            }
+        }
+        (best_bin as f32 + 1.0) * BIN
+    }
+
+    /// The median distance among pixels at or below `limit`: the typical noise of the pixels
+    /// classed as background.
+    pub fn median_below(&self, limit: f32) -> f32 {
+        let last = bin_of(limit);
+        let n: u64 = self.counts[..=last].iter().sum();
+        let mut seen = 0;
+        for (i, &c) in self.counts[..=last].iter().enumerate() {
+            seen += c;
+            if seen * 2 >= n.max(1) {
+                return (i as f32 + 0.5) * BIN;
+            }
+        }
+        limit
+    }
+}
+
+fn bin_of(d: f32) -> usize {
+    ((d / BIN) as usize).min(BINS - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn otsu_splits_two_clusters() {
+        let mut d = vec![1.0f32; 900];
+        d.extend(std::iter::repeat_n(2.0, 100));
+        d.extend(std::iter::repeat_n(40.0, 300));
+        d.extend(std::iter::repeat_n(50.0, 300));
+        let t = DistanceHistogram::new(&d).otsu();
+        assert!((2.0..40.0).contains(&t), "threshold {t}");
+    }
+
+    #[test]
+    fn median_of_background() {
+        let d: Vec<f32> = (0..100).map(|i| i as f32).collect();
+        let h = DistanceHistogram::new(&d);
+        assert!((h.median_below(20.0) - 10.0).abs() <= 1.0);
+    }
+}
