@@ -64,7 +64,9 @@ impl ArmFit {
     /// Least squares for `x(t) = a + b·t + c·t²` over `t ∈ sign·[gap, len]`, solved once in
     /// closed form so that `a` and `b` are fixed linear combinations of the samples.
     fn new(gap: usize, len: usize, sign: isize) -> ArmFit {
-        let offsets: Vec<isize> = (gap..=len.max(gap + 2)).map(|t| sign * t as isize).collect();
+        let offsets: Vec<isize> = (gap..=len.max(gap + 2))
+            .map(|t| sign * t as isize)
+            .collect();
         let mut m = [[0.0f64; 3]; 3];
         for &t in &offsets {
             let t = t as f64;
@@ -186,10 +188,11 @@ fn turn_profile(pts: &[[f64; 2]], size: f64, opts: &CriticalOptions) -> TurnProf
 /// turn at least [`CriticalOptions::min_turn_deg`] at both arm scales, so a short wiggle or a
 /// tight but smooth bend is not taken for a corner.
 pub fn discontinuities(outline: &Outline, opts: &CriticalOptions) -> Vec<CriticalPoint> {
-    let mut out: Vec<CriticalPoint> = candidates(outline, opts, opts.min_sharp_turn_deg, opts.min_turn_deg)
-        .into_iter()
-        .map(|c| c.point)
-        .collect();
+    let mut out: Vec<CriticalPoint> =
+        candidates(outline, opts, opts.min_sharp_turn_deg, opts.min_turn_deg)
+            .into_iter()
+            .map(|c| c.point)
+            .collect();
     out.sort_by_key(|c| c.index);
     out.dedup_by_key(|c| c.index);
     out

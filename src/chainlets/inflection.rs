@@ -56,7 +56,11 @@ pub fn inflections(outline: &Outline) -> Vec<CriticalPoint> {
         let t = runs[weakest].1 + runs[next].1;
         let prev = (weakest + m - 1) % m;
         runs[prev].1 += t;
-        let (hi, lo) = if next > weakest { (next, weakest) } else { (weakest, next) };
+        let (hi, lo) = if next > weakest {
+            (next, weakest)
+        } else {
+            (weakest, next)
+        };
         runs.remove(hi);
         runs.remove(lo);
     }

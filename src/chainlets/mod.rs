@@ -58,7 +58,9 @@ pub fn chainlet_spans(piece: u32, critical: &[CriticalPoint]) -> Vec<(String, us
 
 /// Whether a chainlet cut anywhere by a discontinuity (not only inflections).
 pub fn has_discontinuity(critical: &[CriticalPoint]) -> bool {
-    critical.iter().any(|c| c.kind == CriticalKind::Discontinuity)
+    critical
+        .iter()
+        .any(|c| c.kind == CriticalKind::Discontinuity)
 }
 
 #[cfg(test)]

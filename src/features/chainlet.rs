@@ -59,9 +59,9 @@ pub fn features_of_points(pts: &[[f64; 2]]) -> ChainletFeatures {
             add_trapezoid(&mut outward, &mut inward, u0, h0, u1, h1);
         }
     }
-    let (max_h, min_h) = frame.iter().fold((0.0f64, 0.0f64), |(mx, mn), &(_, h)| {
-        (mx.max(h), mn.min(h))
-    });
+    let (max_h, min_h) = frame
+        .iter()
+        .fold((0.0f64, 0.0f64), |(mx, mn), &(_, h)| (mx.max(h), mn.min(h)));
     let total = outward.abs() + inward.abs();
     ChainletFeatures {
         chain_length,

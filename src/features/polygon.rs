@@ -10,7 +10,11 @@ pub const DP_TOLERANCE: f64 = 0.01;
 
 /// The polygon of a closed chain, clockwise on screen, starting at the first critical point
 /// (or at the chain start if there is none).
-pub fn piece_polygon(chain: &ChainCode, critical: &[CriticalPoint], tolerance: f64) -> Vec<[f64; 2]> {
+pub fn piece_polygon(
+    chain: &ChainCode,
+    critical: &[CriticalPoint],
+    tolerance: f64,
+) -> Vec<[f64; 2]> {
     let mut pts: Vec<[f64; 2]> = chain.points().iter().map(|p| p.map(f64::from)).collect();
     pts.pop();
     let n = pts.len();

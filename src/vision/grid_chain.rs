@@ -125,7 +125,10 @@ mod tests {
         }
         // Clockwise on screen: positive shoelace area in y-down coordinates.
         let pts = coarse.points();
-        let area: i32 = pts.windows(2).map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1]).sum();
+        let area: i32 = pts
+            .windows(2)
+            .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
+            .sum();
         assert!(area > 0);
     }
 

@@ -15,8 +15,7 @@ mod trace;
 
 pub use describe::{describe_piece, DescribeOptions};
 pub use dump::{
-    features_csv, load_dump, overlay_names, write_dump, write_overlays, DumpError,
-    FEATURES_HEADER,
+    features_csv, load_dump, overlay_names, write_dump, write_overlays, DumpError, FEATURES_HEADER,
 };
 pub use grid_chain::grid_chain;
 pub use inputs::{collect_inputs, natural_cmp, InputError, IMAGE_EXTENSIONS};

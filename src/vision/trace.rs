@@ -73,10 +73,7 @@ impl PaddedMask {
 
     /// Mask coordinates of a padded cell index.
     fn point_of(&self, i: usize) -> [i32; 2] {
-        [
-            (i % self.width) as i32 - 1,
-            (i / self.width) as i32 - 1,
-        ]
+        [(i % self.width) as i32 - 1, (i / self.width) as i32 - 1]
     }
 
     /// Cell offsets of the eight Freeman directions.

@@ -498,20 +498,40 @@ fn json_summary_and_bundled_samples() {
     }
 }
 
-/// Generates a classic puzzle and runs `jigsaw trace --json` on its images; checks that every
-/// shown piece is found once (matched by centroid in the same image, within a tenth of a
-/// piece), that nothing is rejected as clipped or merged, and returns the fraction of pieces
-/// with exactly four slope discontinuities. Written against the documented trace contract.
-fn trace_generated(pieces: usize, style: &str, seed: &str) -> f64 {
+/// What `jigsaw trace` made of a generated set.
+#[derive(Debug)]
+struct TraceStats {
+    expected: usize,
+    found: usize,
+    /// Truth pieces with exactly one traced piece within a tenth of a piece of its centroid.
+    matched: usize,
+    clipped_or_merged: usize,
+    /// Traced pieces with exactly four slope discontinuities.
+    four_corners: usize,
+}
+
+impl TraceStats {
+    fn ok(&self) -> bool {
+        self.found == self.expected
+            && self.matched == self.expected
+            && self.clipped_or_merged == 0
+            && self.four_corners as f64 >= 0.995 * self.found as f64
+    }
+}
+
+/// Generates a classic puzzle and runs `jigsaw trace --json` on its images (written against
+/// the documented trace contract).
+fn trace_generated(pieces: usize, style: &str, seed: &str) -> TraceStats {
     let dir = scratch();
     let out = dir.path().join("set");
+    let n = pieces.to_string();
     let o = run(&[
         "--quiet",
         "synth",
         "--kind",
         "classic",
         "--pieces",
-        &pieces.to_string(),
+        &n,
         "--seed",
         seed,
         "--style",
@@ -536,59 +556,73 @@ fn trace_generated(pieces: usize, style: &str, seed: &str) -> f64 {
         String::from_utf8_lossy(&t.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&t.stdout).unwrap();
-    for img in v["images"].as_array().unwrap() {
-        for r in img["rejected"].as_array().unwrap() {
-            assert_ne!(r["reason"], "clipped", "{style} {pieces}: {r}");
-            assert_ne!(r["reason"], "merged", "{style} {pieces}: {r}");
-        }
-    }
+    let clipped_or_merged = v["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|img| img["rejected"].as_array().unwrap().iter())
+        .filter(|r| r["reason"] == "clipped" || r["reason"] == "merged")
+        .count();
     let found = v["pieces"].as_array().unwrap();
-    assert_eq!(
-        found.len(),
-        truth.pieces.len(),
-        "{style} {pieces}: pieces found"
-    );
-    let mut four = 0;
-    for p in found {
-        let name = jigsaw::score::file_name(p["image"].as_str().unwrap()).to_string();
-        let c = [
-            p["centroid"][0].as_f64().unwrap(),
-            p["centroid"][1].as_f64().unwrap(),
-        ];
-        let near = truth
-            .pieces
-            .iter()
-            .filter(|t| t.image.as_deref() == Some(name.as_str()))
-            .map(|t| dist(t.centroid.unwrap(), c))
-            .fold(f64::MAX, f64::min);
-        assert!(
-            near < 0.1 * truth.px_per_piece,
-            "{style} {pieces}: piece at {c:?} in {name} matches no truth piece"
-        );
-        let corners = p["critical_points"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["kind"] == "discontinuity")
-            .count();
-        four += usize::from(corners == 4);
+    let places: Vec<(String, Pt)> = found
+        .iter()
+        .map(|p| {
+            let name = jigsaw::score::file_name(p["image"].as_str().unwrap()).to_string();
+            (
+                name,
+                [
+                    p["centroid"][0].as_f64().unwrap(),
+                    p["centroid"][1].as_f64().unwrap(),
+                ],
+            )
+        })
+        .collect();
+    let matched = truth
+        .pieces
+        .iter()
+        .filter(|t| {
+            let near = places
+                .iter()
+                .filter(|(name, c)| {
+                    t.image.as_deref() == Some(name.as_str())
+                        && dist(t.centroid.unwrap(), *c) < 0.1 * truth.px_per_piece
+                })
+                .count();
+            near == 1
+        })
+        .count();
+    let four_corners = found
+        .iter()
+        .filter(|p| {
+            p["critical_points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|c| c["kind"] == "discontinuity")
+                .count()
+                == 4
+        })
+        .count();
+    TraceStats {
+        expected: truth.pieces.len(),
+        found: found.len(),
+        matched,
+        clipped_or_merged,
+        four_corners,
     }
-    four as f64 / found.len() as f64
 }
 
 #[test]
-#[ignore = "needs the vision front end (chain branch)"]
+#[ignore = "needs the vision front end to segment near-background regions and find 4 corners on >= 99.5% (measured 2026-11-22: see docs/synth.md)"]
 fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
+    let mut report = Vec::new();
     for style in ["scan", "photo"] {
         for (pieces, seed) in [(12, "21"), (100, "22")] {
-            let four = trace_generated(pieces, style, seed);
-            assert!(
-                four >= 0.995,
-                "{style} {pieces}: only {:.1}% of pieces have 4 corners",
-                100.0 * four
-            );
+            let s = trace_generated(pieces, style, seed);
+            report.push((style, pieces, s.ok(), s));
         }
     }
+    assert!(report.iter().all(|r| r.2), "{report:#?}");
 }
 
 #[test]

@@ -111,11 +111,17 @@ fn white_1000_masks_have_four_corners() {
     let (mut pairs, mut matched, mut control, mut control_matched) = (0, 0, 0, 0);
     for (&(x, y), id) in &cell {
         for (dx, dy) in [(1, 0), (0, 1)] {
-            let Some(other) = cell.get(&(x + dx, y + dy)) else { continue };
-            let (Some(a), Some(b)) = (sides.get(id), sides.get(other)) else { continue };
+            let Some(other) = cell.get(&(x + dx, y + dy)) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (sides.get(id), sides.get(other)) else {
+                continue;
+            };
             pairs += 1;
             matched += usize::from(best_side_match(a, b) < 0.01);
-            let Some(far) = cell.get(&((x + 7) % 40, (y + 11) % 25)) else { continue };
+            let Some(far) = cell.get(&((x + 7) % 40, (y + 11) % 25)) else {
+                continue;
+            };
             let Some(c) = sides.get(far) else { continue };
             control += 1;
             control_matched += usize::from(best_side_match(a, c) < 0.01);
@@ -187,7 +193,10 @@ fn luca_sartore_corners_match_the_authors() {
         .collect();
     let good = errors.iter().filter(|e| e.1 <= 0.02).count();
     let bad: Vec<_> = errors.iter().filter(|e| e.1 > 0.02).collect();
-    eprintln!("lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}", errors.len());
+    eprintln!(
+        "lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}",
+        errors.len()
+    );
     // The issue asks for 99%; we reach 208/222 (93.7%): two pieces whose knobs hide a corner
     // and a dozen within 2–5%. Guard the level reached so it cannot regress.
     assert!(good as f64 >= 0.93 * errors.len() as f64);
