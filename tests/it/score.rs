@@ -174,6 +174,16 @@ fn check_grid(
     format: &str,
     image_of: impl Fn(u32) -> String,
 ) {
+    // Any frame: turned a little, or by more than a quarter turn (the truth's east then runs
+    // along the solution's y axis).
+    for angle in [1.9, -2.8] {
+        let r = score_cli(
+            &perfect::from_grid(truth, [117.0, 131.0], angle, &image_of),
+            truth_path,
+            Some(format),
+        );
+        assert!(r.perfect, "{format} at {angle} rad: {r:?}");
+    }
     let good = perfect::from_grid(truth, [117.0, 131.0], 0.35, &image_of);
     let r = score_cli(&good, truth_path, Some(format));
     assert!(r.perfect, "{format}: {r:?}");
