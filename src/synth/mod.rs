@@ -121,6 +121,10 @@ pub struct Output {
     pub solution: image::RgbImage,
 }
 
+/// The images go in their own folder, so `jigsaw trace DIR/images` sees only them (not
+/// `solution.png`).
+pub const IMAGES: &str = "images";
+
 const BACKGROUNDS: [[u8; 3]; 5] = [
     [24, 24, 28],    // black felt
     [236, 236, 230], // white paper
@@ -286,7 +290,7 @@ pub fn generate(p: &Params) -> Result<Output, SynthError> {
         Style::Photo => ("photo", "jpg"),
     };
     let names: Vec<String> = (0..layout.images.len())
-        .map(|k| format!("{prefix}-{:03}.{ext}", k + 1))
+        .map(|k| format!("{IMAGES}/{prefix}-{:03}.{ext}", k + 1))
         .collect();
     let image_outline = |k: usize| -> Vec<Pt> {
         let t = layout.placements[k].transform;
@@ -525,25 +529,26 @@ fn remove_stale_images(out: &Output, dir: &Path) -> anyhow::Result<()> {
             && number.len() >= 3
             && number.bytes().all(|b| b.is_ascii_digit())
     };
-    let keep: Vec<&str> = out.images.iter().map(|i| i.name.as_str()).collect();
-    for sub in [dir.to_path_buf(), dir.join("masks")] {
+    // File names (without folder) of the images about to be written.
+    let keep: Vec<&str> = out
+        .images
+        .iter()
+        .map(|i| crate::score::file_name(&i.name))
+        .collect();
+    let stem = |n: &str| {
+        n.rsplit_once('.')
+            .map_or(n.to_string(), |x| x.0.to_string())
+    };
+    for (sub, is_mask) in [(dir.join(IMAGES), false), (dir.join("masks"), true)] {
         let Ok(entries) = std::fs::read_dir(&sub) else {
             continue;
         };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
-            let image_name = if sub == dir {
-                name.clone()
+            let stale = if is_mask {
+                name.ends_with(".png") && !keep.iter().any(|k| stem(k) == stem(&name))
             } else {
-                name.replace(".png", "")
-            };
-            let stale = if sub == dir {
                 ours(&name) && !keep.contains(&name.as_str())
-            } else {
-                name.ends_with(".png")
-                    && !keep
-                        .iter()
-                        .any(|k| k.rsplit_once('.').map(|x| x.0) == Some(image_name.as_str()))
             };
             if stale {
                 std::fs::remove_file(e.path()).with_context(|| {

@@ -375,6 +375,24 @@ fn images_hold_at_most_forty_pieces_spread_evenly() {
     }
 }
 
+/// Every file under `root`, as paths relative to it, sorted.
+fn all_files(root: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 #[test]
 fn same_arguments_give_byte_identical_files() {
     let (a, b) = (scratch(), scratch());
@@ -405,15 +423,10 @@ fn same_arguments_give_byte_identical_files() {
     }
     let mut files = 0;
     for kind in ["classic", "irregular"] {
-        let mut names: Vec<_> = std::fs::read_dir(a.path().join(kind))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        names.sort();
-        for name in names {
+        for rel in all_files(&a.path().join(kind)) {
             let (x, y) = (
-                a.path().join(kind).join(&name),
-                b.path().join(kind).join(&name),
+                a.path().join(kind).join(&rel),
+                b.path().join(kind).join(&rel),
             );
             assert_eq!(
                 std::fs::read(&x).unwrap(),
@@ -647,7 +660,7 @@ fn regenerating_into_a_used_folder_leaves_no_stale_images() {
         assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     };
     gen("90", "scan");
-    assert!(out.join("scan-003.png").is_file() && out.join("masks/scan-003.png").is_file());
+    assert!(out.join("images/scan-003.png").is_file() && out.join("masks/scan-003.png").is_file());
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     gen("10", "photo");
     let mut names: Vec<String> = std::fs::read_dir(&out)
@@ -657,13 +670,14 @@ fn regenerating_into_a_used_folder_leaves_no_stale_images() {
     names.sort();
     assert_eq!(
         names,
-        [
-            "masks",
-            "notes.txt",
-            "photo-001.jpg",
-            "solution.png",
-            "truth.json"
-        ]
+        ["images", "masks", "notes.txt", "solution.png", "truth.json"]
     );
-    assert_eq!(std::fs::read_dir(out.join("masks")).unwrap().count(), 1);
+    assert_eq!(
+        all_files(&out.join("images")),
+        [std::path::PathBuf::from("photo-001.jpg")]
+    );
+    assert_eq!(
+        all_files(&out.join("masks")),
+        [std::path::PathBuf::from("photo-001.png")]
+    );
 }
