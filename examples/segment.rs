@@ -17,9 +17,19 @@ fn main() -> anyhow::Result<()> {
     let mut debug: Option<PathBuf> = None;
     let mut scale = 4u32;
     let mut inputs = Vec::new();
+    let mut crop: Option<[u32; 4]> = None;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--debug" => debug = args.next().map(PathBuf::from),
+            "--crop" => {
+                let v: Vec<u32> = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter_map(|s| s.parse().ok())
+                    .collect();
+                crop = v.try_into().ok();
+            }
             "--scale" => scale = args.next().and_then(|s| s.parse().ok()).unwrap_or(4),
             _ => inputs.push(PathBuf::from(a)),
         }
@@ -48,17 +58,30 @@ fn main() -> anyhow::Result<()> {
         let count = |r| seg.rejected.iter().filter(|x| x.reason == r).count();
         let areas: Vec<u64> = seg.pieces.iter().map(|p| p.area).collect();
         println!(
-            "{}\t{}x{}\tload {:.3}s\tseg {:.3}s\tpieces {}\tclipped {}\tmerged {}\tspecks {}\tt {:.1}\tnoise {:.2}\tbg {:.0},{:.0},{:.0}\tareas {:?}",
-            f.display(), img.width(), img.height(), dl, ds, seg.pieces.len(),
+            "{}\t{}x{}\t{:?}\tload {:.3}s\tseg {:.3}s\tpieces {}\tclipped {}\tmerged {}\tspecks {}\tt {:.1}\tnoise {:.2}\tbg {:.0},{:.0},{:.0}\tareas {:?}",
+            f.display(), img.width(), img.height(), seg.rejected.iter().filter(|r| r.reason != RejectReason::Speck).map(|r| r.bbox).collect::<Vec<_>>(), dl, ds, seg.pieces.len(),
             count(RejectReason::Clipped), count(RejectReason::Merged), count(RejectReason::Speck),
             diag.threshold, diag.background_noise,
             diag.background_lab[0], diag.background_lab[1], diag.background_lab[2], areas
         );
         if let Some(dir) = &debug {
             std::fs::create_dir_all(dir)?;
-            let out = draw(&img, &seg, scale);
+            let mut out = draw(&img, &seg, scale);
+            if let Some([x, y, w, h]) = crop {
+                out = image::imageops::crop_imm(&out, x / scale, y / scale, w / scale, h / scale)
+                    .to_image();
+            }
             let name = format!("{}.png", f.file_stem().unwrap().to_string_lossy());
             out.save(dir.join(name))?;
+            if let Some([x, y, w, h]) = crop {
+                let (d, t) = jigsaw::vision::background_distance(&img, &SegmentOptions::default());
+                let g = image::GrayImage::from_fn(w, h, |i, j| {
+                    let v = d.get_pixel(x + i, y + j).0[0];
+                    image::Luma([if v > t { 255 } else { (v / t * 200.0) as u8 }])
+                });
+                let name = format!("{}-dist.png", f.file_stem().unwrap().to_string_lossy());
+                g.save(dir.join(name))?;
+            }
         }
     }
     println!(
@@ -81,8 +104,23 @@ fn draw(img: &RgbImage, seg: &jigsaw::vision::Segmentation, scale: u32) -> RgbIm
     for piece in &seg.pieces {
         let [x0, y0, ..] = piece.bbox;
         for (x, y, m) in piece.mask.enumerate_pixels() {
+            let inside = |dx: i64, dy: i64| {
+                let (xx, yy) = (x as i64 + dx, y as i64 + dy);
+                xx >= 0
+                    && yy >= 0
+                    && piece
+                        .mask
+                        .get_pixel_checked(xx as u32, yy as u32)
+                        .is_some_and(|p| p.0[0] > 0)
+            };
             if m.0[0] > 0 {
-                tint(out.get_pixel_mut(x0 + x, y0 + y), [0, 255, 0]);
+                let edge = !(inside(-1, 0) && inside(1, 0) && inside(0, -1) && inside(0, 1));
+                let p = out.get_pixel_mut(x0 + x, y0 + y);
+                if edge && scale == 1 {
+                    *p = Rgb([255, 0, 255]);
+                } else if scale > 1 {
+                    tint(p, [0, 255, 0]);
+                }
             }
         }
         rect(&mut out, piece.bbox, [0, 200, 0]);

@@ -52,6 +52,12 @@ impl Default for CriticalOptions {
     }
 }
 
+/// Floors, in pixels, under the size-relative lengths: on a small piece (a 70 px scan) a
+/// fraction of its size would be shorter than the smoothing and the staircase of the pixels.
+const MIN_CHORD_PX: usize = 3;
+const MIN_GAP_PX: usize = 2;
+const MIN_ARM_PX: usize = 8;
+
 /// One-sided fit weights: dot them with arm samples to get the fitted value and slope at the
 /// point itself (offset 0), from samples at offsets `gap..=len` on one side.
 struct ArmFit {
@@ -145,8 +151,9 @@ struct TurnProfile {
 fn turn_profile(pts: &[[f64; 2]], size: f64, opts: &CriticalOptions) -> TurnProfile {
     let n = pts.len();
     let fits = [0, 1].map(|k| {
-        let gap = ((opts.gaps[k] * size).round() as usize).max(1);
+        let gap = ((opts.gaps[k] * size).round() as usize).max(MIN_GAP_PX);
         let len = ((opts.arms[k] * size).round() as usize)
+            .max(MIN_ARM_PX << k)
             .max(gap + 3)
             .min(n / 4)
             .max(3);
@@ -219,7 +226,7 @@ pub fn candidates(
     let size = outline.size();
     let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
     let profile = turn_profile(&pts, size, opts);
-    let chord = ((opts.sharp_chord * size).round() as usize).clamp(2, n / 8);
+    let chord = ((opts.sharp_chord * size).round() as usize).clamp(MIN_CHORD_PX, n / 8);
     let sharp: Vec<f64> = (0..n).map(|i| sharp_turn(&pts, i, chord, 0)).collect();
     let window = 2 * chord;
     let strength = |i: usize| sharp[i].abs();
@@ -252,18 +259,20 @@ pub fn candidates(
         if profile.turn[j] * sign < min_turn {
             continue;
         }
-        let near = ((opts.gaps[1] * size).round() as usize).max(1);
+        let near = ((opts.gaps[1] * size).round() as usize).max(MIN_GAP_PX);
         let far = ((SIDE_FIT * size).round() as usize).clamp(near + 3, n / 4);
-        let apex = side_line_apex(&pts, i, near, far)
-            .filter(|a| dist2(a, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size)
-            .unwrap_or(profile.apex[j]);
+        let (apex, angle) = side_line_apex(&pts, i, near, far)
+            .filter(|(a, t)| {
+                dist2(a, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size && t.signum() == sign
+            })
+            .unwrap_or((profile.apex[j], profile.long_turn[j]));
         let best = refine(outline, &apex, i, 2 * chord);
         out.push(Candidate {
             point: CriticalPoint {
                 index: outline.chain_index[best],
                 x: apex[0],
                 y: apex[1],
-                angle_deg: profile.long_turn[j],
+                angle_deg: angle,
                 kind: CriticalKind::Discontinuity,
             },
             sharp_deg: sharp[i],
@@ -297,14 +306,25 @@ const MAX_APEX_OFFSET: f64 = 0.05;
 
 /// Where the straight lines fitted to the outline just before and just after sample `i` (from
 /// `near` to `far` samples away) meet: the corner of the two sides before die wear rounded or
-/// chipped it. `None` if the lines are nearly parallel.
-fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option<[f64; 2]> {
+/// chipped it; and the turn between the two lines (degrees, clockwise positive). `None` if the
+/// lines are nearly parallel.
+fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option<([f64; 2], f64)> {
     let n = pts.len() as isize;
+    // Each arm's line, its direction pointing along the direction of travel.
     let line = |sign: isize| {
         let sample: Vec<[f64; 2]> = (near..=far)
             .map(|k| pts[(i as isize + sign * k as isize).rem_euclid(n) as usize])
             .collect();
-        fit_line(&sample)
+        let (c, mut d) = fit_line(&sample);
+        let (first, last) = (sample[0], sample[sample.len() - 1]);
+        let travel = [
+            (last[0] - first[0]) * sign as f64,
+            (last[1] - first[1]) * sign as f64,
+        ];
+        if d[0] * travel[0] + d[1] * travel[1] < 0.0 {
+            d = [-d[0], -d[1]];
+        }
+        (c, d)
     };
     let (p, u) = line(-1);
     let (q, v) = line(1);
@@ -315,7 +335,7 @@ fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option
     // p + s·u = q + t·v
     let w = [q[0] - p[0], q[1] - p[1]];
     let s = (w[0] * v[1] - w[1] * v[0]) / cross;
-    Some([p[0] + s * u[0], p[1] + s * u[1]])
+    Some(([p[0] + s * u[0], p[1] + s * u[1]], turn_deg(u, v)))
 }
 
 /// Total least-squares line: centroid and unit direction.

@@ -118,10 +118,10 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         }
         write_dump(dir, &run.set)
             .with_context(|| format!("cannot write the dump to {}", dir.display()))?;
-        write_overlays(dir, &run.set, &opts.limits)
+        write_overlays(dir, &run.set, &opts.limits, args.grid.unwrap_or(1))
             .with_context(|| format!("cannot write overlays to {}", dir.display()))?;
     }
-    if args.timings && !global.quiet {
+    if args.timings {
         eprintln!("{}", timings_table(&run.times, run.set.pieces.len()));
     }
     if global.json {

@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn douglas_peucker_keeps_the_peak() {
-        let pts = [[0.0, 0.0], [1.0, 0.1], [2.0, 3.0], [3.0, 0.1], [4.0, 0.0]];
+        let pts = [[0.0, 0.0], [1.0, 1.4], [2.0, 3.0], [3.0, 1.4], [4.0, 0.0]];
         assert_eq!(douglas_peucker(&pts, 0.5), vec![0, 2, 4]);
     }
 }

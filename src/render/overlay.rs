@@ -21,6 +21,7 @@ struct Scale {
     line: i32,
     text: i32,
     dot: i32,
+    id_text: i32,
 }
 
 impl Scale {
@@ -30,18 +31,43 @@ impl Scale {
             line: (big / 1200.0).round().max(1.0) as i32,
             text: (big / 700.0).round().max(2.0) as i32,
             dot: (big / 250.0).round().max(3.0) as i32,
+            id_text: 2 * (big / 700.0).round().max(2.0) as i32,
+        }
+    }
+
+    /// The image's sizes, shrunk so marks and labels do not bury a small piece (a scan of 80 px
+    /// pieces): a piece id at most half the piece's width, a chainlet label a third.
+    fn within_piece(&self, piece_size: f64) -> Scale {
+        let cap = |frac: f64| ((piece_size * frac / 8.0).floor() as i32).max(1);
+        Scale {
+            line: self.line.min(cap(0.1)),
+            text: self.text.min(cap(0.15)),
+            dot: self.dot.min(((piece_size / 25.0) as i32).max(2)),
+            id_text: self.id_text.min(cap(0.2)),
         }
     }
 }
 
-/// The overlay of `pieces` (those of this image) on a copy of `image`.
-pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece]) -> RgbImage {
+/// The overlay of `pieces` (those of this image) on a copy of `image`. `unit` is the size in
+/// pixels of one chain step: 1, or N for chains on the coarse grid (`--grid N`).
+pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage {
     let mut out = image.clone();
-    let s = Scale::for_image(image.width(), image.height());
+    let image_scale = Scale::for_image(image.width(), image.height());
     for piece in pieces {
-        let pts = piece.chain.points();
-        for p in &pts {
-            square(&mut out, p[0], p[1], s.line, OUTLINE);
+        let s = image_scale.within_piece(piece.area.sqrt());
+        let u = unit.max(1) as i32;
+        let pts: Vec<[i32; 2]> = piece
+            .chain
+            .points()
+            .iter()
+            .map(|p| [p[0] * u, p[1] * u])
+            .collect();
+        for w in pts.windows(2) {
+            if u == 1 {
+                square(&mut out, w[0][0], w[0][1], s.line, OUTLINE);
+            } else {
+                line(&mut out, w[0], w[1], s.line, OUTLINE);
+            }
         }
         for cp in &piece.critical_points {
             let c = (cp.x.round() as i32, cp.y.round() as i32);
@@ -75,7 +101,7 @@ pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece]) -> RgbImage {
             piece.centroid[0],
             piece.centroid[1],
             &id,
-            s.text * 2,
+            s.id_text,
             WHITE,
         );
     }
@@ -96,6 +122,16 @@ fn outward(pts: &[[i32; 2]], i: usize, dist: f64) -> (f64, f64) {
         f64::from(p[0]) + dist * dy / len,
         f64::from(p[1]) - dist * dx / len,
     )
+}
+
+/// A thick straight segment, as squares along it.
+fn line(img: &mut RgbImage, a: [i32; 2], b: [i32; 2], width: i32, color: Rgb<u8>) {
+    let steps = (b[0] - a[0]).abs().max((b[1] - a[1]).abs()).max(1);
+    for k in 0..=steps {
+        let x = a[0] + (b[0] - a[0]) * k / steps;
+        let y = a[1] + (b[1] - a[1]) * k / steps;
+        square(img, x, y, width, color);
+    }
 }
 
 fn square(img: &mut RgbImage, x: i32, y: i32, size: i32, color: Rgb<u8>) {

@@ -118,8 +118,9 @@ pub fn overlay_names(set: &PieceSet) -> Vec<String> {
 }
 
 /// Draws `overlays/<image>.png` for every image of the set (decoding each image again, so a
-/// batch never holds all its photos in memory at once).
-pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result<()> {
+/// batch never holds all its photos in memory at once). `unit` is the chain step in pixels
+/// (the `--grid` spacing, or 1).
+pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits, unit: u32) -> Result<()> {
     let names = overlay_names(set);
     set.images
         .par_iter()
@@ -127,8 +128,80 @@ pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result
         .try_for_each(|(img, name)| {
             let image = load_image(Path::new(&img.path), limits)?;
             let pieces: Vec<&Piece> = set.pieces.iter().filter(|p| p.image == img.path).collect();
-            let overlay = draw_overlay(&image, &pieces);
+            let overlay = draw_overlay(&image, &pieces, unit);
             save_png_atomic(&dir.join("overlays").join(&name), &overlay)
                 .with_context(|| format!("overlay of {}", img.path))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::ChainCode;
+    use crate::piece_set::{Chainlet, ChainletFeatures, ImageReport};
+
+    fn set() -> PieceSet {
+        let image = |path: &str| ImageReport {
+            path: path.into(),
+            width: 10,
+            height: 10,
+            rejected: vec![],
+        };
+        let chain = ChainCode::from_digits([3, 2], "000066444422").unwrap();
+        PieceSet {
+            images: vec![image("a/1.png"), image("b/1.png"), image("c/2.jpeg")],
+            pieces: vec![Piece {
+                id: 1,
+                image: "a/1.png".into(),
+                bbox: [3, 2, 5, 3],
+                centroid: [5.0, 3.0],
+                area: 15.0,
+                chain,
+                critical_points: vec![],
+                chainlets: vec![Chainlet {
+                    label: "1.1".into(),
+                    start: 0,
+                    end: 0,
+                    features: ChainletFeatures {
+                        chain_length: 12.0,
+                        ..Default::default()
+                    },
+                }],
+                polygon: vec![[3.0, 2.0], [7.0, 2.0], [7.0, 4.0], [3.0, 4.0]],
+            }],
+        }
+    }
+
+    #[test]
+    fn dump_round_trips_and_lists_every_chainlet() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = set();
+        write_dump(dir.path(), &s).unwrap();
+        assert_eq!(load_dump(dir.path()).unwrap(), s);
+        assert_eq!(load_dump(&dir.path().join("index.json")).unwrap(), s);
+        let chain = std::fs::read_to_string(dir.path().join("pieces/1.chain")).unwrap();
+        assert_eq!(chain, "start 3 2\n000066444422\n");
+        let csv = std::fs::read_to_string(dir.path().join("features.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 2);
+        assert!(csv
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1.1,1,1,0,0,12.000,"));
+    }
+
+    #[test]
+    fn loading_a_folder_without_index_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = load_dump(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("no index.json"), "{err}");
+        std::fs::write(dir.path().join("index.json"), "{").unwrap();
+        let err = load_dump(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("not a piece-set index"), "{err}");
+    }
+
+    #[test]
+    fn overlay_names_are_unique() {
+        assert_eq!(overlay_names(&set()), ["1.png", "1-2.png", "2.png"]);
+    }
 }

@@ -7,7 +7,7 @@
 //! 40 000 image is refused in microseconds instead of exhausting memory.
 
 use image::{DynamicImage, ImageDecoder, ImageError, ImageReader, RgbImage, RgbaImage};
-use std::io::BufReader;
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 /// The smallest side an input image may have. Below this no outline can be traced with any
@@ -109,18 +109,27 @@ pub fn load_image(path: &Path, limits: &LoadLimits) -> Result<RgbImage, LoadErro
     if meta.len() == 0 {
         return Err(LoadError::Empty { path: owned() });
     }
-    let file = std::fs::File::open(path).map_err(|e| LoadError::Io {
+    let bytes = std::fs::read(path).map_err(|e| LoadError::Io {
         path: owned(),
         source: e,
     })?;
-    let mut reader = ImageReader::new(BufReader::new(file))
+    let mut reader = ImageReader::new(Cursor::new(&bytes[..]))
         .with_guessed_format()
         .map_err(|e| LoadError::Io {
             path: owned(),
             source: e,
         })?;
-    if reader.format().is_none() {
-        return Err(LoadError::NotAnImage { path: owned() });
+    match reader.format() {
+        None => return Err(LoadError::NotAnImage { path: owned() }),
+        // The JPEG decoder pads a cut-off file with grey instead of failing, so a truncated
+        // upload would pass as a photo with a flat band; check for the end marker ourselves.
+        Some(image::ImageFormat::Jpeg) if !jpeg_is_complete(&bytes) => {
+            return Err(LoadError::Corrupt {
+                path: owned(),
+                detail: "the JPEG data stops before its end-of-image marker".into(),
+            })
+        }
+        Some(_) => {}
     }
     // Our own pixel limit replaces the crate's; its allocation cap still guards against a
     // header that lies about the channel count or bit depth.
@@ -154,6 +163,34 @@ pub fn load_image(path: &Path, limits: &LoadLimits) -> Result<RgbImage, LoadErro
         DynamicImage::from_decoder(decoder).map_err(|e| classify_decode_error(path, e))?;
     image.apply_orientation(orientation);
     Ok(to_rgb(image))
+}
+
+/// Whether a JPEG's main image has its end-of-image marker (FF D9) after its first scan.
+///
+/// The marker segments before the first scan (SOS, FF DA) are skipped by their lengths, so an
+/// EXIF thumbnail's own end marker inside APP1 does not count. Inside entropy-coded data an FF
+/// byte is always followed by 00 or a restart marker, so an FF D9 found after the first scan
+/// is the real end; data appended after it (e.g. a motion photo's video) is allowed.
+fn jpeg_is_complete(bytes: &[u8]) -> bool {
+    let mut i = 2;
+    while i + 3 < bytes.len() {
+        if bytes[i] != 0xFF {
+            return false;
+        }
+        let marker = bytes[i + 1];
+        match marker {
+            0xFF => i += 1,
+            0xDA => {
+                return bytes[i..].windows(2).any(|w| w == [0xFF, 0xD9]);
+            }
+            0x01 | 0xD0..=0xD7 => i += 2,
+            _ => {
+                let len = u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]) as usize;
+                i += 2 + len;
+            }
+        }
+    }
+    false
 }
 
 /// Converts any decoded image to 8-bit RGB, flattening transparency.

@@ -3,9 +3,12 @@
 
 mod chain;
 mod edges;
+#[cfg(feature = "opencv")]
+mod opencv;
 mod polygon;
 mod polyomino;
 mod score;
+mod segment;
 mod solve;
 mod synth;
 mod trace;

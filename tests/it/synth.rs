@@ -597,7 +597,7 @@ fn trace_generated(pieces: usize, style: &str, seed: &str) -> TraceStats {
             let near = places
                 .iter()
                 .filter(|(name, c)| {
-                    t.image.as_deref() == Some(name.as_str())
+                    t.image.as_deref().map(jigsaw::score::file_name) == Some(name.as_str())
                         && dist(t.centroid.unwrap(), *c) < 0.1 * truth.px_per_piece
                 })
                 .count();

@@ -3,16 +3,23 @@
 //!
 //! The dominant colour comes from the image border, where pieces are rare (they are laid out
 //! away from the edges, or only clipped bits of them touch it): the most populated coarse Lab
-//! cell of a border ring, refined to the median of the ring pixels near it. The field is then a
-//! grid of robust per-block estimates (the per-channel median of the pixels a first pass classed
-//! as background), with blocks covered by pieces filled in from their neighbours, smoothed, and
-//! interpolated bilinearly. Subtracting it flattens the illumination before thresholding.
+//! cell of a border ring, refined to the median of the ring pixels near it. The field is a grid
+//! of blocks: first each block's dominant colour, accepted by growing from the border across
+//! blocks whose colours change slowly ([`BackgroundField::grow`]), then refined to the
+//! per-channel median of the pixels the first field classes as background
+//! ([`BackgroundField::estimate`]). Blocks covered by pieces take their neighbours' values; the
+//! grid is interpolated bilinearly. It is not smoothed: a box filter would pull the darkest
+//! corners of a vignette towards the brighter middle, and the per-block values are already
+//! robust (modes and medians of hundreds of pixels). Measuring distance from it flattens the
+//! illumination before thresholding.
 
 use super::colour::LabImage;
 use std::collections::HashMap;
 
 /// Side of a coarse Lab cell for finding the border's dominant colour, in ΔE units.
 const MODE_CELL: f32 = 4.0;
+/// Samples per block side for the block statistics (at most 16 × 16 = 256 per block).
+const SAMPLES_PER_BLOCK_SIDE: u32 = 16;
 /// Pixels within this ΔE of the modal cell centre count towards the refined colour.
 const MODE_RADIUS: f32 = 10.0;
 
@@ -114,6 +121,81 @@ impl BackgroundField {
         }
     }
 
+    /// A first field that needs no threshold: each block's dominant colour, accepted as
+    /// background by growing from the border block nearest `seed`, best match first, into
+    /// neighbouring blocks whose dominant colour is within `tolerance` ΔE of the accepted
+    /// neighbour's. The light changes slowly from block to block, a piece changes the colour
+    /// abruptly, so the growth follows a strong vignette across the whole frame yet stops at
+    /// the pieces (blocks mostly covered by a piece), which then take their neighbours' values.
+    pub fn grow(lab: &LabImage, block: u32, seed: [f32; 3], tolerance: f32) -> BackgroundField {
+        let block = (block / lab.step).max(4);
+        let cols = lab.width.div_ceil(block);
+        let rows = lab.height.div_ceil(block);
+        let step = (block / SAMPLES_PER_BLOCK_SIDE).max(1);
+        let modes: Vec<[f32; 3]> = (0..rows * cols)
+            .map(|i| {
+                let (c, r) = (i % cols, i / cols);
+                let (x0, y0) = (c * block, r * block);
+                let (x1, y1) = ((x0 + block).min(lab.width), (y0 + block).min(lab.height));
+                let mut v = Vec::new();
+                for y in (y0..y1).step_by(step as usize) {
+                    for x in (x0..x1).step_by(step as usize) {
+                        v.push(lab.get(x, y));
+                    }
+                }
+                dominant_colour(&v)
+            })
+            .collect();
+        let on_border = |i: u32| {
+            let (c, r) = (i % cols, i / cols);
+            c == 0 || r == 0 || c + 1 == cols || r + 1 == rows
+        };
+        let start = (0..rows * cols)
+            .filter(|&i| on_border(i))
+            .min_by(|&a, &b| {
+                let da = super::colour::distance(modes[a as usize], seed, 1.0);
+                let db = super::colour::distance(modes[b as usize], seed, 1.0);
+                da.total_cmp(&db)
+            })
+            .unwrap_or(0) as usize;
+        // Best-first growth (Prim's order) so the result does not depend on scan order.
+        let mut accepted: Vec<Option<[f32; 3]>> = vec![None; modes.len()];
+        let mut heap = std::collections::BinaryHeap::new();
+        heap.push(Candidate {
+            cost: 0.0,
+            index: start,
+        });
+        while let Some(Candidate { index, .. }) = heap.pop() {
+            if accepted[index].is_some() {
+                continue;
+            }
+            let value = modes[index];
+            accepted[index] = Some(value);
+            let (c, r) = ((index as u32 % cols) as i64, (index as u32 / cols) as i64);
+            for (dr, dc) in NEIGHBOURS {
+                let (rr, cc) = (r + dr, c + dc);
+                if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
+                    continue;
+                }
+                let j = (rr * cols as i64 + cc) as usize;
+                let cost = super::colour::distance(modes[j], value, 1.0);
+                if accepted[j].is_none() && cost <= tolerance {
+                    heap.push(Candidate { cost, index: j });
+                }
+            }
+        }
+        let cells = fill_gaps(accepted, cols, rows);
+        if cells.is_empty() {
+            return BackgroundField::uniform(seed);
+        }
+        BackgroundField {
+            block: block * lab.step,
+            cols,
+            rows,
+            cells,
+        }
+    }
+
     /// Estimates the field from the pixels `is_background` accepts, on blocks of about
     /// `block` pixels. Blocks with too few background pixels take their neighbours' values;
     /// if none has any, the field is `fallback` everywhere.
@@ -123,11 +205,12 @@ impl BackgroundField {
         fallback: [f32; 3],
         is_background: impl Fn(usize) -> bool,
     ) -> BackgroundField {
-        let block = block.max(4);
+        // Blocks on the (possibly sampled) Lab grid; the field itself is in source pixels.
+        let block = (block / lab.step).max(4);
         let cols = lab.width.div_ceil(block);
         let rows = lab.height.div_ceil(block);
-        // Sample every `step`-th pixel: ~1000 samples per block are plenty for a median.
-        let step = (block / 32).max(1);
+        // Sample every `step`-th pixel: a few hundred samples per block are plenty.
+        let step = (block / SAMPLES_PER_BLOCK_SIDE).max(1);
         let mut cells: Vec<Option<[f32; 3]>> = Vec::with_capacity((cols * rows) as usize);
         for r in 0..rows {
             for c in 0..cols {
@@ -149,39 +232,84 @@ impl BackgroundField {
                 cells.push((v.len() * 4 >= seen).then(|| channel_medians(v)));
             }
         }
-        let mut cells = fill_gaps(cells, cols, rows);
+        let cells = fill_gaps(cells, cols, rows);
         if cells.is_empty() {
             return BackgroundField::uniform(fallback);
         }
-        smooth(&mut cells, cols, rows);
         BackgroundField {
-            block,
+            block: block * lab.step,
             cols,
             rows,
             cells,
         }
     }
 
-    /// The background colour at pixel (x, y).
-    pub fn at(&self, x: u32, y: u32) -> [f32; 3] {
+    /// The background colour along source row `y` at columns `0, step, 2·step, …` (`count`
+    /// of them): bilinear interpolation between cell centres (which sit at `(c + 0.5) ×
+    /// block`), clamped at the edges. Done a row at a time because a per-pixel lookup dominated
+    /// segmentation time on 12 MP photos.
+    pub fn row(&self, y: u32, count: u32, step: u32, out: &mut Vec<[f32; 3]>) {
+        out.clear();
         if self.cells.len() == 1 {
-            return self.cells[0];
+            out.resize(count as usize, self.cells[0]);
+            return;
         }
-        // Cell centres sit at (c + 0.5) * block.
-        let fx = ((x as f32 + 0.5) / self.block as f32 - 0.5).clamp(0.0, (self.cols - 1) as f32);
         let fy = ((y as f32 + 0.5) / self.block as f32 - 0.5).clamp(0.0, (self.rows - 1) as f32);
-        let (c0, r0) = (fx.floor() as u32, fy.floor() as u32);
-        let (c1, r1) = ((c0 + 1).min(self.cols - 1), (r0 + 1).min(self.rows - 1));
-        let (tx, ty) = (fx - c0 as f32, fy - r0 as f32);
-        let g = |c: u32, r: u32| self.cells[(r * self.cols + c) as usize];
-        let (a, b, c, d) = (g(c0, r0), g(c1, r0), g(c0, r1), g(c1, r1));
-        let mut out = [0f32; 3];
-        for k in 0..3 {
-            let top = a[k] + (b[k] - a[k]) * tx;
-            let bottom = c[k] + (d[k] - c[k]) * tx;
-            out[k] = top + (bottom - top) * ty;
-        }
-        out
+        let r0 = fy.floor() as u32;
+        let r1 = (r0 + 1).min(self.rows - 1);
+        let ty = fy - r0 as f32;
+        let line: Vec<[f32; 3]> = (0..self.cols)
+            .map(|c| {
+                let a = self.cells[(r0 * self.cols + c) as usize];
+                let b = self.cells[(r1 * self.cols + c) as usize];
+                [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * ty)
+            })
+            .collect();
+        let last = (self.cols - 1) as f32;
+        out.extend((0..count).map(|i| {
+            let x = i * step;
+            let fx = ((x as f32 + 0.5) / self.block as f32 - 0.5).clamp(0.0, last);
+            let c0 = fx as usize;
+            let c1 = (c0 + 1).min(self.cols as usize - 1);
+            let tx = fx - c0 as f32;
+            let (a, b) = (line[c0], line[c1]);
+            [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * tx)
+        }));
+    }
+
+    /// The background colour at pixel (x, y).
+    #[cfg(test)]
+    pub fn at(&self, x: u32, y: u32) -> [f32; 3] {
+        let mut row = Vec::new();
+        self.row(y, x + 1, 1, &mut row);
+        row[x as usize]
+    }
+}
+
+/// A block waiting to join the background, cheapest first.
+struct Candidate {
+    cost: f32,
+    index: usize,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Candidate {
+    /// Reversed, so the max-heap pops the smallest cost; ties by index for determinism.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .cost
+            .total_cmp(&self.cost)
+            .then(other.index.cmp(&self.index))
     }
 }
 
@@ -233,30 +361,6 @@ const NEIGHBOURS: [(i64, i64); 8] = [
     (1, 1),
 ];
 
-/// One pass of a 3×3 box filter: the field is meant to be slow, and single-block outliers
-/// (a block whose "background" was mostly shadow) should not dent it.
-fn smooth(cells: &mut [[f32; 3]], cols: u32, rows: u32) {
-    let prev = cells.to_vec();
-    for r in 0..rows as i64 {
-        for c in 0..cols as i64 {
-            let mut sum = prev[(r * cols as i64 + c) as usize];
-            let mut n = 1.0;
-            for (dr, dc) in NEIGHBOURS {
-                let (rr, cc) = (r + dr, c + dc);
-                if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
-                    continue;
-                }
-                let v = prev[(rr * cols as i64 + cc) as usize];
-                for k in 0..3 {
-                    sum[k] += v[k];
-                }
-                n += 1.0;
-            }
-            cells[(r * cols as i64 + c) as usize] = sum.map(|s| s / n);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +374,38 @@ mod tests {
     }
 
     #[test]
+    fn growth_follows_a_vignette_but_stops_at_a_piece() {
+        // Lightness falls from 90 to 30 across the image; a bright square "piece" in the middle.
+        let (w, h) = (120u32, 60u32);
+        let pixels = (0..h)
+            .flat_map(|y| {
+                (0..w).map(move |x| {
+                    if (50..80).contains(&x) && (15..45).contains(&y) {
+                        [95.0, 20.0, 20.0]
+                    } else {
+                        [90.0 - x as f32 / 2.0, 0.0, 0.0]
+                    }
+                })
+            })
+            .collect();
+        let lab = LabImage {
+            width: w,
+            height: h,
+            step: 1,
+            pixels,
+        };
+        let f = BackgroundField::grow(&lab, 10, [90.0, 0.0, 0.0], 6.0);
+        // Inside the piece the field is the interpolated background, not the piece.
+        let inside = f.at(65, 30);
+        assert!(
+            (inside[0] - 57.5).abs() < 4.0 && inside[1].abs() < 1.0,
+            "{inside:?}"
+        );
+        // Far right, 60 L units from the seed, is still background.
+        assert!((f.at(115, 30)[0] - 32.5).abs() < 3.0, "{:?}", f.at(115, 30));
+    }
+
+    #[test]
     fn field_fills_covered_blocks_and_interpolates() {
         // A horizontal lightness ramp; the middle third is "covered by a piece".
         let (w, h) = (90u32, 30u32);
@@ -279,6 +415,7 @@ mod tests {
         let lab = LabImage {
             width: w,
             height: h,
+            step: 1,
             pixels,
         };
         let f = BackgroundField::estimate(&lab, 10, [0.0; 3], |i| {

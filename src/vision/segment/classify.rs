@@ -30,7 +30,7 @@ pub fn reference_area(blobs: &[Blob], width: u32, height: u32) -> Option<u64> {
     let candidates: Vec<&Blob> = blobs.iter().filter(|b| b.area >= floor).collect();
     let inner: Vec<u64> = candidates
         .iter()
-        .filter(|b| !b.touches_border(width, height))
+        .filter(|b| !b.touches_border(width, height) || b.is_tight_crop(width, height))
         .map(|b| b.area)
         .collect();
     let mut areas = if inner.is_empty() {
@@ -45,6 +45,8 @@ pub fn reference_area(blobs: &[Blob], width: u32, height: u32) -> Option<u64> {
     Some(areas[(areas.len() - 1) / 2])
 }
 
+/// A tightly cropped whole piece (see [`Blob::is_tight_crop`]) is not clipped.
+///
 /// Clipped first: the visible part of a piece cut by the image edge can be any size, so its
 /// size says nothing (only blobs under the absolute noise floor of 64 pixels are specks even
 /// on the border). Then speck, then merged.
@@ -62,7 +64,7 @@ pub fn classify(
     let area = blob.area as f64;
     if blob.area < MIN_REFERENCE_AREA {
         Verdict::Reject(RejectReason::Speck)
-    } else if blob.touches_border(width, height) {
+    } else if blob.touches_border(width, height) && !blob.is_tight_crop(width, height) {
         Verdict::Reject(RejectReason::Clipped)
     } else if area < min_speck_fraction * reference as f64 {
         Verdict::Reject(RejectReason::Speck)
@@ -158,6 +160,29 @@ mod tests {
                 Verdict::Reject(RejectReason::Clipped),
                 Verdict::Reject(RejectReason::Speck),
             ]
+        );
+    }
+
+    #[test]
+    fn a_tight_crop_is_a_piece_but_a_full_frame_blob_is_not() {
+        let crop = blob(0, 0, 100, 80, 5000);
+        let r = reference_area(std::slice::from_ref(&crop), 100, 80);
+        assert_eq!(classify(&crop, r, 100, 80, 0.4, 1.8), Verdict::Piece);
+        let crop = blob(1, 0, 99, 79, 5000);
+        let r = reference_area(std::slice::from_ref(&crop), 100, 80);
+        assert_eq!(classify(&crop, r, 100, 80, 0.4, 1.8), Verdict::Piece);
+        let full = blob(0, 0, 100, 80, 7900);
+        let r = reference_area(std::slice::from_ref(&full), 100, 80);
+        assert_eq!(
+            classify(&full, r, 100, 80, 0.4, 1.8),
+            Verdict::Reject(RejectReason::Clipped)
+        );
+        // Touching three sides is a piece cut by the frame.
+        let cut = blob(0, 0, 100, 60, 4000);
+        let r = reference_area(std::slice::from_ref(&cut), 100, 80);
+        assert_eq!(
+            classify(&cut, r, 100, 80, 0.4, 1.8),
+            Verdict::Reject(RejectReason::Clipped)
         );
     }
 

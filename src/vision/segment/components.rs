@@ -4,6 +4,11 @@
 use image::{GrayImage, ImageBuffer, Luma};
 use imageproc::region_labelling::{connected_components, Connectivity};
 
+/// The widest margin a tightly cropped single-piece image may leave on any side, in pixels.
+pub const TIGHT_CROP_MARGIN: u32 = 2;
+/// The largest share of its image a tightly cropped piece may fill.
+const TIGHT_CROP_MAX_FILL: f64 = 0.9;
+
 /// One connected foreground region.
 #[derive(Clone, Debug)]
 pub struct Blob {
@@ -19,6 +24,22 @@ impl Blob {
     pub fn touches_border(&self, width: u32, height: u32) -> bool {
         let [x, y, w, h] = self.bbox;
         x == 0 || y == 0 || x + w >= width || y + h >= height
+    }
+
+    /// Whether the blob is a whole piece that was already cut out tightly (a single-piece mask
+    /// like white-1000's `2_segmented`, or a crop from another segmenter): its box reaches
+    /// within [`TIGHT_CROP_MARGIN`] pixels of all four sides of the image (white-1000's masks
+    /// leave 0 or 1 pixel), and it leaves some of the image empty. A piece really cut by the
+    /// frame of a photo reaches one or two sides; a blob filling (nearly) the whole image is a
+    /// failed background estimate, not a piece. Jigsaw pieces fill 45–80% of their box.
+    pub fn is_tight_crop(&self, width: u32, height: u32) -> bool {
+        let [x, y, w, h] = self.bbox;
+        let m = TIGHT_CROP_MARGIN;
+        x <= m
+            && y <= m
+            && width - (x + w) <= m
+            && height - (y + h) <= m
+            && (self.area as f64) < TIGHT_CROP_MAX_FILL * width as f64 * height as f64
     }
 }
 

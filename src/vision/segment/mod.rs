@@ -6,8 +6,9 @@
 //!    slow field over the image (illumination flattening) from per-block robust estimates.
 //! 3. [`threshold`]: distance of each pixel from the local background, split automatically
 //!    (Otsu, floored at the background's own noise).
-//! 4. [`morphology`]: open then close, to drop hairs and bridge hairline gaps.
-//! 5. [`components`]: fill holes, label 8-connected blobs, crop each blob's mask.
+//! 4. [`morphology`]: close, fill holes, open, fill holes: bridge hairline gaps in a piece's
+//!    rim, fill the piece, then drop hairs and dust.
+//! 5. [`components`]: hole filling, 8-connected blobs, each blob's cropped mask.
 //! 6. [`classify`]: speck / clipped / merged against the image's median piece, reading order.
 //!
 //! See `docs/segment.md` for the options, limits and measured quality.
@@ -22,7 +23,7 @@ mod threshold;
 use super::region::{PieceRegion, Segmentation};
 use background::BackgroundField;
 use classify::Verdict;
-use colour::{distance, LabImage};
+use colour::{distance, LabConverter, LabImage};
 use image::{GrayImage, RgbImage};
 use rayon::prelude::*;
 use threshold::DistanceHistogram;
@@ -45,7 +46,9 @@ pub struct SegmentOptions {
     /// background's hue but not its lightness.
     pub lightness_weight: f32,
     /// A blob smaller than this fraction of the median piece area is a `speck` (dust, a hair,
-    /// a label); default 0.2, since no real piece is a fifth of its neighbours' size.
+    /// a printed grid label); default 0.4. The smallest real piece, a corner piece with two
+    /// holes, is about 0.55 of an interior piece with four knobs and 0.8 of a typical one, while
+    /// gathanase's grid labels reach 0.34 of its median piece.
     pub min_speck_fraction: f64,
     /// A blob larger than this multiple of the median piece area is `merged` (pieces touching);
     /// default 1.8, since two touching pieces make about 2× and real piece areas vary by ±30%.
@@ -62,7 +65,7 @@ impl Default for SegmentOptions {
             background: None,
             flatten_illumination: true,
             lightness_weight: 1.0,
-            min_speck_fraction: 0.2,
+            min_speck_fraction: 0.4,
             merged_factor: 1.8,
             morphology_radius: None,
         }
@@ -75,6 +78,12 @@ pub const MIN_AUTO_THRESHOLD: f32 = 5.0;
 /// The automatic threshold is at least this many times the median distance of the background
 /// pixels from the background model (their noise level).
 const NOISE_FACTOR: f32 = 4.0;
+/// Pixels in the point sample the background model is fitted on.
+const MODEL_PIXELS: f64 = 1.0e6;
+/// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
+/// light over one block (a 40-unit vignette over 24 blocks is under 2 per block), well below
+/// the contrast of any piece the threshold could find.
+const GROWTH_TOLERANCE: f32 = 6.0;
 /// Background blocks per long side of the image.
 const BLOCKS_PER_SIDE: u32 = 24;
 
@@ -105,28 +114,8 @@ pub fn segment_with_diagnostics(
     opts: &SegmentOptions,
 ) -> (Segmentation, SegmentDiagnostics) {
     let (width, height) = img.dimensions();
-    let lab = LabImage::from_rgb(img);
-    let seed = opts
-        .background
-        .map(colour::rgb_to_lab)
-        .unwrap_or_else(|| background::border_colour(&lab));
-    let wl = opts.lightness_weight;
-
-    // Pass 1 against one colour; passes 2 and 3 against a field estimated from the pixels the
-    // previous pass called background.
-    let mut field = BackgroundField::uniform(seed);
-    let mut dist = distances(&lab, &field, wl);
-    let (mut t, mut noise) = auto_threshold(&dist, opts);
-    if opts.flatten_illumination {
-        let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
-        for _ in 0..2 {
-            let prev = &dist;
-            field = BackgroundField::estimate(&lab, block, seed, |i| prev[i] <= t);
-            dist = distances(&lab, &field, wl);
-            (t, noise) = auto_threshold(&dist, opts);
-        }
-    }
-
+    let model = model_background(img, opts);
+    let (dist, t, noise, seed) = (model.distances, model.threshold, model.noise, model.seed);
     let mut mask = GrayImage::from_raw(
         width,
         height,
@@ -137,8 +126,7 @@ pub fn segment_with_diagnostics(
     let radius = opts
         .morphology_radius
         .unwrap_or_else(|| morphology::auto_radius(width, height));
-    morphology::open_close(&mut mask, radius);
-    components::fill_holes(&mut mask);
+    morphology::clean(&mut mask, radius);
     let (labels, blobs) = components::label_blobs(&mask);
 
     let reference = classify::reference_area(&blobs, width, height);
@@ -180,16 +168,95 @@ pub fn segment_with_diagnostics(
     )
 }
 
-/// Distance of every pixel from the background model, row-parallel.
-fn distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f32> {
+/// The background model's result: every pixel's distance from it and the threshold.
+struct BackgroundModel {
+    distances: Vec<f32>,
+    threshold: f32,
+    noise: f32,
+    seed: [f32; 3],
+}
+
+fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
+    let (width, height) = img.dimensions();
+    // The model is fitted on a point sample of at most about a megapixel: the field is slow
+    // and the histogram needs no more, and it keeps 12 MP photos fast.
+    let step = ((width as f64 * height as f64 / MODEL_PIXELS).sqrt().ceil() as u32).max(1);
+    let lab = LabImage::sampled(img, step);
+    let seed = opts
+        .background
+        .map(colour::rgb_to_lab)
+        .unwrap_or_else(|| background::border_colour(&lab));
+    let wl = opts.lightness_weight;
+
+    // The field grown over block colours, then refined once from the pixels it classes as
+    // background.
+    let mut field = BackgroundField::uniform(seed);
+    if opts.flatten_illumination {
+        let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
+        field = BackgroundField::grow(&lab, block, seed, GROWTH_TOLERANCE);
+        let dist = sampled_distances(&lab, &field, wl);
+        let (t, _) = auto_threshold(&dist, opts);
+        field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= t);
+    }
+    let dist = full_distances(img, &field, wl);
+    let (threshold, noise) = auto_threshold(&dist, opts);
+    BackgroundModel {
+        distances: dist,
+        threshold,
+        noise,
+        seed,
+    }
+}
+
+/// Every pixel's distance (ΔE) from the modelled background, and the threshold segmentation
+/// would use: for overlays and debugging pictures.
+pub fn background_distance(
+    img: &RgbImage,
+    opts: &SegmentOptions,
+) -> (image::ImageBuffer<image::Luma<f32>, Vec<f32>>, f32) {
+    let m = model_background(img, opts);
+    let buf = image::ImageBuffer::from_raw(img.width(), img.height(), m.distances)
+        .expect("one distance per pixel");
+    (buf, m.threshold)
+}
+
+/// Distance of every sample of `lab` from the background model.
+fn sampled_distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f32> {
     let w = lab.width as usize;
     let mut out = vec![0f32; lab.pixels.len()];
-    out.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
-        let src = &lab.pixels[y * w..(y + 1) * w];
-        for (x, (d, &p)) in row.iter_mut().zip(src).enumerate() {
-            *d = distance(p, field.at(x as u32, y as u32), wl);
-        }
-    });
+    out.par_chunks_mut(w)
+        .enumerate()
+        .for_each_init(Vec::new, |bg, (j, row)| {
+            field.row(j as u32 * lab.step, lab.width, lab.step, bg);
+            let src = &lab.pixels[j * w..(j + 1) * w];
+            for ((d, &p), &q) in row.iter_mut().zip(src).zip(bg.iter()) {
+                *d = distance(p, q, wl);
+            }
+        });
+    out
+}
+
+/// Distance of every source pixel from the background model, row-parallel, converting to Lab
+/// on the fly (a full-size Lab copy of a 12 MP photo would be 144 MB).
+fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> Vec<f32> {
+    let w = img.width() as usize;
+    let conv = LabConverter::new();
+    let mut out = vec![0f32; w * img.height() as usize];
+    out.par_chunks_mut(w)
+        .zip(img.par_chunks(3 * w))
+        .enumerate()
+        .for_each_init(Vec::new, |bg, (y, (row, src))| {
+            field.row(y as u32, img.width(), 1, bg);
+            // Runs of one colour (masks, whitened or flat backgrounds) convert once.
+            let mut last = ([0u8; 3], conv.lab([0; 3]));
+            for ((d, p), &q) in row.iter_mut().zip(src.chunks_exact(3)).zip(bg.iter()) {
+                let rgb = [p[0], p[1], p[2]];
+                if rgb != last.0 {
+                    last = (rgb, conv.lab(rgb));
+                }
+                *d = distance(last.1, q, wl);
+            }
+        });
     out
 }
 
@@ -203,3 +270,6 @@ fn auto_threshold(dist: &[f32], opts: &SegmentOptions) -> (f32, f32) {
         .unwrap_or_else(|| otsu.max(NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD));
     (t, noise)
 }
+
+#[cfg(test)]
+mod tests;
