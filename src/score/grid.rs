@@ -154,19 +154,22 @@ fn direct_right(
     let mut tried = std::collections::BTreeSet::new();
     for (id, s) in &steps {
         let cell = truth.cells[id];
-        let offset = (
-            (cell.0 as f64 - s[0]).round() as i64,
-            (cell.1 as f64 - s[1]).round() as i64,
+        // The common offset this piece implies (the grid's origin and the solution's differ
+        // by any real amount); offsets within a twentieth of a step are tried once.
+        let offset = [cell.0 as f64 - s[0], cell.1 as f64 - s[1]];
+        let key = (
+            (offset[0] * 20.0).round() as i64,
+            (offset[1] * 20.0).round() as i64,
         );
-        if !tried.insert(offset) {
+        if !tried.insert(key) {
             continue;
         }
         let right = steps
             .iter()
             .filter(|(id, s)| {
                 let cell = truth.cells[id];
-                (s[0] + offset.0 as f64 - cell.0 as f64).abs() <= 0.3
-                    && (s[1] + offset.1 as f64 - cell.1 as f64).abs() <= 0.3
+                (s[0] + offset[0] - cell.0 as f64).abs() <= 0.3
+                    && (s[1] + offset[1] - cell.1 as f64).abs() <= 0.3
             })
             .count();
         best = best.max(right);

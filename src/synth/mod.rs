@@ -15,20 +15,22 @@ pub mod picture;
 pub mod polygonal;
 pub mod random;
 pub mod raster;
+mod record;
 pub mod scatter;
 mod solution;
+mod store;
 pub mod truth;
 
 pub use raster::Style;
+pub use store::write;
 
-use geometry::{add, dist, Affine, Pt};
+use geometry::{add, Affine, Pt};
 use network::Network;
 use picture::Picture;
 use random::{mix, Random};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
-use truth::{AssembledTruth, ImageTruth, JunctionTruth, NeighbourTruth, PieceTruth, Truth};
+use truth::{PieceTruth, Truth};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -91,6 +93,8 @@ pub enum SynthError {
     PerImage,
     #[error("the puzzle would need about {0:.1e} pixels, over the limit of {MAX_PIXELS:.0e}: use fewer pieces or a smaller --px-per-piece")]
     TooManyPixels(f64),
+    #[error("cannot encode an image: {0}")]
+    Encode(String),
     #[error("could not build a valid {0:?} tiling of {1} pieces after {2} attempts")]
     Tiling(Kind, usize, usize),
 }
@@ -120,6 +124,10 @@ pub struct Output {
     pub images: Vec<EncodedImage>,
     pub solution: image::RgbImage,
 }
+
+/// The images go in their own folder, so `jigsaw trace DIR/images` sees only them (not
+/// `solution.png`).
+pub const IMAGES: &str = "images";
 
 const BACKGROUNDS: [[u8; 3]; 5] = [
     [24, 24, 28],    // black felt
@@ -286,7 +294,7 @@ pub fn generate(p: &Params) -> Result<Output, SynthError> {
         Style::Photo => ("photo", "jpg"),
     };
     let names: Vec<String> = (0..layout.images.len())
-        .map(|k| format!("{prefix}-{:03}.{ext}", k + 1))
+        .map(|k| format!("{IMAGES}/{prefix}-{:03}.{ext}", k + 1))
         .collect();
     let image_outline = |k: usize| -> Vec<Pt> {
         let t = layout.placements[k].transform;
@@ -316,15 +324,15 @@ pub fn generate(p: &Params) -> Result<Output, SynthError> {
                 p.px_per_piece,
                 mix(p.seed, 500 + img as u64),
             );
-            EncodedImage {
+            Ok(EncodedImage {
                 name: names[img].clone(),
-                bytes: encode(&r.rgb, p.style),
+                bytes: store::encode(&r.rgb, p.style).map_err(SynthError::Encode)?,
                 mask: r.mask,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, SynthError>>()?;
 
-    let truth = build_truth(
+    let truth = record::build_truth(
         p,
         &puzzle,
         other.as_ref(),
@@ -341,172 +349,6 @@ pub fn generate(p: &Params) -> Result<Output, SynthError> {
         images,
         solution,
     })
-}
-
-fn encode(rgb: &image::RgbImage, style: Style) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let result = match style {
-        Style::Scan => rgb.write_with_encoder(image::codecs::png::PngEncoder::new(&mut bytes)),
-        Style::Photo => rgb.write_with_encoder(image::codecs::jpeg::JpegEncoder::new_with_quality(
-            &mut bytes, 88,
-        )),
-    };
-    result.expect("encoding into memory cannot fail");
-    bytes
-}
-
-#[allow(clippy::too_many_arguments)]
-fn build_truth(
-    p: &Params,
-    puzzle: &Puzzle,
-    other: Option<&Puzzle>,
-    items: &[(bool, usize)],
-    missing: &[usize],
-    layout: &scatter::Layout,
-    names: &[String],
-    image_outlines: &[Vec<Pt>],
-    background: [u8; 3],
-) -> Truth {
-    let n = puzzle.outlines.len();
-    let round = |v: &[Pt]| v.iter().map(|q| geometry::round3(*q)).collect::<Vec<_>>();
-    let mut neighbours: Vec<Vec<NeighbourTruth>> = vec![Vec::new(); n];
-    for s in puzzle.network.shared_boundaries() {
-        let (a, b) = s.faces;
-        let length: f64 = s
-            .polylines
-            .iter()
-            .flat_map(|l| l.windows(2).map(|w| dist(w[0], w[1])))
-            .sum();
-        let boundary: Vec<Vec<Pt>> = s.polylines.iter().map(|l| round(l)).collect();
-        for (x, y) in [(a, b), (b, a)] {
-            neighbours[x].push(NeighbourTruth {
-                id: y as u32 + 1,
-                boundary: boundary.clone(),
-                length,
-            });
-        }
-    }
-    for list in &mut neighbours {
-        list.sort_by_key(|nb| nb.id);
-    }
-    let mut pieces: Vec<PieceTruth> = Vec::with_capacity(n + p.extra);
-    let piece = |src: &Puzzle, i: usize, id: u32, extraneous: bool| {
-        let outline = round(&src.outlines[i]);
-        PieceTruth {
-            id,
-            image: None,
-            missing: false,
-            extraneous,
-            flipped: false,
-            transform: None,
-            centroid: None,
-            outline: None,
-            assembled_centroid: geometry::round3(geometry::centroid(&outline)),
-            area: (geometry::signed_area(&outline) * 1000.0).round() / 1000.0,
-            assembled_outline: outline,
-            neighbours: Vec::new(),
-        }
-    };
-    for (i, nb) in neighbours.into_iter().enumerate() {
-        let mut t = piece(puzzle, i, i as u32 + 1, false);
-        t.missing = missing.binary_search(&i).is_ok();
-        t.neighbours = nb;
-        pieces.push(t);
-    }
-    let mut extra_ids = Vec::new();
-    for (k, &(extra, i)) in items.iter().enumerate() {
-        let id = if extra {
-            let id = (n + extra_ids.len() + 1) as u32;
-            extra_ids.push(id);
-            pieces.push(piece(other.expect("extras have a source"), i, id, true));
-            id
-        } else {
-            i as u32 + 1
-        };
-        let pl = &layout.placements[k];
-        let t = &mut pieces[id as usize - 1];
-        t.image = Some(names[pl.image].clone());
-        t.flipped = pl.flipped;
-        t.transform = Some(
-            pl.transform
-                .0
-                .map(|row| row.map(|v| (v * 1e9).round() / 1e9)),
-        );
-        t.centroid = Some(geometry::round3(geometry::centroid(&image_outlines[k])));
-        t.outline = Some(image_outlines[k].clone());
-    }
-    let images = layout
-        .images
-        .iter()
-        .enumerate()
-        .map(|(img, wh)| {
-            let mut ids: Vec<u32> = pieces
-                .iter()
-                .filter(|t| t.image.as_deref() == Some(names[img].as_str()))
-                .map(|t| t.id)
-                .collect();
-            ids.sort_unstable();
-            ImageTruth {
-                path: names[img].clone(),
-                width: wh[0],
-                height: wh[1],
-                background,
-                pieces: ids,
-            }
-        })
-        .collect();
-    let junctions = puzzle
-        .network
-        .junctions()
-        .into_iter()
-        .map(|j| JunctionTruth {
-            position: geometry::round3(j.position),
-            radiality: (j.faces.len() + usize::from(j.exterior)) as u32,
-            pieces: j.faces.iter().map(|&f| f as u32 + 1).collect(),
-            exterior: j.exterior,
-        })
-        .collect();
-    Truth {
-        format: truth::FORMAT.to_string(),
-        kind: p.kind,
-        style: p.style,
-        seed: p.seed,
-        px_per_piece: p.px_per_piece,
-        grid: puzzle.grid,
-        assembled: AssembledTruth {
-            width: puzzle.width,
-            height: puzzle.height,
-            outline: round(&puzzle.network.exterior()),
-        },
-        images,
-        pieces,
-        junctions,
-    }
-}
-
-/// Writes the images, `truth.json`, `solution.png` (and the masks if asked) into `dir`,
-/// each file atomically.
-pub fn write(out: &Output, dir: &Path, masks: bool) -> anyhow::Result<()> {
-    for img in &out.images {
-        crate::files::write_atomic(&dir.join(&img.name), &img.bytes)?;
-        if masks {
-            let stem = Path::new(&img.name)
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("image");
-            crate::files::save_png_atomic(
-                &dir.join("masks").join(format!("{stem}.png")),
-                &img.mask,
-            )?;
-        }
-    }
-    crate::files::save_png_atomic(&dir.join("solution.png"), &out.solution)?;
-    // Compact: outlines are long lists of points that pretty printing would put one number
-    // per line.
-    let mut json = serde_json::to_vec(&out.truth)?;
-    json.push(b'\n');
-    crate::files::write_atomic(&dir.join("truth.json"), &json)?;
-    Ok(())
 }
 
 /// The rigid map of a truth piece, assembled frame → image.

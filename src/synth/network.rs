@@ -125,6 +125,7 @@ impl Network {
             .map(|k| {
                 let prev = &curves[(k + m - 1) % m];
                 let next = &curves[k];
+                // Only convex corners: rounding a reflex one would bulge into the neighbour.
                 radius > 0.0 && turn_angle(prev, next, 3.0 * radius) > 25f64.to_radians()
             })
             .collect();
@@ -260,8 +261,9 @@ impl Network {
     }
 }
 
-/// Angle between the direction arriving at the end of `prev` and the one leaving the start of
-/// `next`, measured on chords of length about `reach`.
+/// Signed turn from the direction arriving at the end of `prev` to the one leaving the start
+/// of `next` (positive at a convex corner of a clockwise-on-screen outline), measured on
+/// chords of length about `reach`.
 fn turn_angle(prev: &[Pt], next: &[Pt], reach: f64) -> f64 {
     let corner = next[0];
     let back = prev
@@ -280,9 +282,7 @@ fn turn_angle(prev: &[Pt], next: &[Pt], reach: f64) -> f64 {
     if nu < 1e-12 || nw < 1e-12 {
         return 0.0;
     }
-    (cross(u, w) / (nu * nw))
-        .atan2(super::geometry::dot(u, w) / (nu * nw))
-        .abs()
+    (cross(u, w) / (nu * nw)).atan2(super::geometry::dot(u, w) / (nu * nw))
 }
 
 /// Removes the first `r` of arc length, ending the cut exactly at that distance.

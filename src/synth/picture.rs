@@ -15,14 +15,29 @@ impl Picture {
     /// Paints a `width × height` picture whose features scale with `size` (a piece's size).
     pub fn paint(width: u32, height: u32, size: f64, background: [f32; 3], seed: u64) -> Picture {
         let mut rng = Random::new(seed, 40);
-        let mut palette: Vec<[f32; 3]> = (0..5).map(|_| random_colour(&mut rng)).collect();
+        // Five colours clearly unlike the background, plus one close to it that fills only
+        // scattered patches (about a tenth of the picture): some regions of some pieces
+        // nearly vanish against the background, as on real puzzles, but not whole swaths.
+        let far = |c: &[f32; 3]| {
+            (0..3)
+                .map(|k| (c[k] - background[k]).powi(2))
+                .sum::<f32>()
+                .sqrt()
+                > 80.0
+        };
+        let mut palette: Vec<[f32; 3]> = Vec::new();
+        while palette.len() < 5 {
+            let c = random_colour(&mut rng);
+            if far(&c) || rng.chance(0.02) {
+                palette.push(c);
+            }
+        }
         let near =
             [0, 1, 2].map(|c| (background[c] + rng.uniform(-14.0, 14.0) as f32).clamp(0.0, 255.0));
-        let slot = rng.below(palette.len() + 1);
-        palette.insert(slot, near);
         let salt = mix(seed, 41);
         let region_scale = 2.2 * size;
         let shade_scale = 0.6 * size;
+        let patch_scale = 1.3 * size;
         let mut image = RgbImage::new(width.max(1), height.max(1));
         image
             .par_chunks_mut(3 * width.max(1) as usize)
@@ -38,8 +53,11 @@ impl Picture {
                     let shade =
                         0.85 + 0.3 * fbm(fx / shade_scale, fy / shade_scale, 2, salt ^ 7) as f32;
                     let grain = (value_noise(fx / 3.0, fy / 3.0, salt ^ 11) as f32 - 0.5) * 12.0;
+                    let m = fbm(fx / patch_scale, fy / patch_scale, 2, salt ^ 13);
+                    let g = (((m - 0.70) / 0.06).clamp(0.0, 1.0)) as f32;
                     for c in 0..3 {
-                        let v = (palette[i][c] * (1.0 - f) + palette[i + 1][c] * f) * shade + grain;
+                        let base = (palette[i][c] * (1.0 - f) + palette[i + 1][c] * f) * shade;
+                        let v = base * (1.0 - g) + near[c] * g + grain;
                         px[c] = v.round().clamp(0.0, 255.0) as u8;
                     }
                 }

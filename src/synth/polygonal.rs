@@ -103,7 +103,12 @@ fn try_cut(t: &mut Tiling, f: usize, rng: &mut Random) -> bool {
         return false;
     }
     for (_, i, s) in [fw, bk] {
+        let e = sub(poly[(i + 1) % m], poly[i]);
         let len = dist(poly[i], poly[(i + 1) % m]);
+        // No slivers: the chord meets each side at 25° or more.
+        if (cross(d, e) / len).abs() < 25f64.to_radians().sin() {
+            return false;
+        }
         if s * len < 0.12 * scale || (1.0 - s) * len < 0.12 * scale {
             return false;
         }

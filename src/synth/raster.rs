@@ -83,10 +83,13 @@ pub fn render(
                 }
                 let q = s.to_picture.apply([x as f64, y as f64]);
                 let face = s.picture.sample(q[0], q[1]);
+                // The outer pixel of a piece shows its die-cut cardboard edge: the part of the
+                // coverage that one pixel of erosion removes.
+                let core = eroded(&cov, lx, ly);
                 let i = y as usize * w + x as usize;
                 let p = &mut rgb[i];
                 for k in 0..3 {
-                    p[k] = p[k] * (1.0 - c) + face[k] * c;
+                    p[k] = p[k] * (1.0 - c) + face[k] * core + CARDBOARD[k] * (c - core);
                 }
                 alpha[i] = (alpha[i] + c).min(1.0);
             }
@@ -115,6 +118,27 @@ pub fn render(
     )
     .expect("mask buffer has the image's size");
     Rendered { rgb: out, mask }
+}
+
+/// The colour of the grey board puzzles are printed on, seen along the cut edge.
+const CARDBOARD: [f32; 3] = [196.0, 188.0, 170.0];
+
+/// Coverage of pixel (lx, ly) after eroding the piece by about one pixel: the smallest
+/// coverage in its 3 × 3 neighbourhood, never above its own.
+fn eroded(cov: &super::coverage::Coverage, lx: usize, ly: usize) -> f32 {
+    let mut m = cov.data[ly * cov.w + lx];
+    for dy in -1i64..=1 {
+        for dx in -1i64..=1 {
+            let (x, y) = (lx as i64 + dx, ly as i64 + dy);
+            let v = if x < 0 || y < 0 || x >= cov.w as i64 || y >= cov.h as i64 {
+                0.0
+            } else {
+                cov.data[y as usize * cov.w + x as usize]
+            };
+            m = m.min(v);
+        }
+    }
+    m
 }
 
 /// Rasterises `poly` and combines its coverage into `buf` with `f`.

@@ -42,7 +42,7 @@ pub struct AssembledTruth {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImageTruth {
-    /// File name, relative to the folder holding `truth.json`.
+    /// Path relative to the folder holding `truth.json` (`images/scan-001.png`).
     pub path: String,
     pub width: u32,
     pub height: u32,
