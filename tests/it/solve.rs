@@ -223,7 +223,7 @@ fn solve_writes_assembly_table_and_solution_picture() {
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let scan = gen.join("scan-001.png");
+    let scan = gen.join(jigsaw::synth::IMAGES).join("scan-001.png");
     let o = run(&[
         "solve",
         scan.to_str().unwrap(),
