@@ -109,6 +109,33 @@ pub fn segment(img: &RgbImage, opts: &SegmentOptions) -> Segmentation {
     segment_with_diagnostics(img, opts).0
 }
 
+/// A black-and-white image (a mask made by another tool, or a scan already thresholded):
+/// every pixel pure black or pure white. Returns the mask with the border's majority value as
+/// background, and whether that background is white; `None` for any other image.
+fn binary_mask(img: &RgbImage) -> Option<(GrayImage, bool)> {
+    if img.pixels().any(|p| {
+        let [r, g, b] = p.0;
+        !(r == g && g == b && (r == 0 || r == 255))
+    }) {
+        return None;
+    }
+    let (w, h) = img.dimensions();
+    let border = (0..w)
+        .flat_map(|x| [(x, 0), (x, h - 1)])
+        .chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]));
+    let (mut white, mut total) = (0usize, 0usize);
+    for (x, y) in border {
+        total += 1;
+        white += usize::from(img.get_pixel(x, y)[0] == 255);
+    }
+    let background_white = 2 * white > total;
+    let on = if background_white { 0 } else { 255 };
+    let mask = GrayImage::from_fn(w, h, |x, y| {
+        image::Luma([if img.get_pixel(x, y)[0] == on { 255 } else { 0 }])
+    });
+    Some((mask, background_white))
+}
+
 /// [`segment`], also returning what it measured.
 pub fn segment_with_diagnostics(
     img: &RgbImage,
@@ -126,18 +153,33 @@ pub fn segment_with_diagnostics(
             },
         );
     }
-    let model = model_background(img, opts);
-    let (dist, t, noise, seed) = (model.distances, model.threshold, model.noise, model.seed);
-    let mut mask = GrayImage::from_raw(
-        width,
-        height,
-        dist.iter().map(|&d| if d > t { 255 } else { 0 }).collect(),
-    )
-    .expect("mask has the image's size");
-    drop(dist);
-    let radius = opts
-        .morphology_radius
-        .unwrap_or_else(|| morphology::auto_radius(width, height));
+    let (mut mask, t, noise, seed, radius) = match binary_mask(img) {
+        // Already a mask: the border's value is background, nothing to model or clean up
+        // beyond filling holes.
+        Some((mask, background_white)) => {
+            let lab = if background_white {
+                [100.0, 0.0, 0.0]
+            } else {
+                [0.0; 3]
+            };
+            (mask, 0.5, 0.0, lab, 0)
+        }
+        None => {
+            let model = model_background(img, opts);
+            let (dist, t, noise, seed) =
+                (model.distances, model.threshold, model.noise, model.seed);
+            let mask = GrayImage::from_raw(
+                width,
+                height,
+                dist.iter().map(|&d| if d > t { 255 } else { 0 }).collect(),
+            )
+            .expect("mask has the image's size");
+            let radius = opts
+                .morphology_radius
+                .unwrap_or_else(|| morphology::auto_radius(width, height));
+            (mask, t, noise, seed, radius)
+        }
+    };
     morphology::clean(&mut mask, radius);
     let (labels, blobs) = components::label_blobs(&mask);
 
