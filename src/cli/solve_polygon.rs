@@ -112,12 +112,15 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
 
 /// The target polygons and whether they came from an image (and so need scaling).
 fn read_target(path: &Path, opts: &PipelineOptions) -> anyhow::Result<(Vec<Vec<Pt>>, bool)> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("{}: cannot read the target", path.display()))?;
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("{}: cannot read the target", path.display()))?;
     let as_text = std::str::from_utf8(&bytes).ok().map(parse_puzzle);
     if let Some(Ok(p)) = &as_text {
         if p.target.is_empty() {
-            bail!("{}: the polygon file has no `target` polygon", path.display());
+            bail!(
+                "{}: the polygon file has no `target` polygon",
+                path.display()
+            );
         }
         return Ok((p.target.clone(), false));
     }

@@ -9,6 +9,7 @@ mod polygon;
 mod polyomino;
 mod score;
 mod solve;
+mod solve_polygon;
 mod synth;
 mod trace;
 mod util;

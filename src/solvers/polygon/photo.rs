@@ -91,12 +91,18 @@ pub fn straighten(piece: &Piece) -> Option<Straightened> {
         .iter()
         .map(|p| [p[0] as f64 + 0.5, p[1] as f64 + 0.5])
         .collect();
-    let poly: Vec<Pt> = piece
-        .polygon
-        .iter()
-        .map(|p| [p[0] + 0.5, p[1] + 0.5])
-        .collect();
-    straighten_outline(&poly, &chain)
+    // The dense chain is the rough polygon: the traced polygon's vertices follow corner
+    // detection, which on ragged outlines keeps bumps as corners.
+    let rough: Vec<Pt> = if chain.len() >= 3 {
+        chain.clone()
+    } else {
+        piece
+            .polygon
+            .iter()
+            .map(|p| [p[0] + 0.5, p[1] + 0.5])
+            .collect()
+    };
+    straighten_outline(&rough, &chain)
 }
 
 /// Straightens `poly` (rough vertices) against `chain` (the dense boundary points, boundary
@@ -109,8 +115,9 @@ pub fn straighten_outline(poly: &[Pt], chain: &[Pt]) -> Option<Straightened> {
         return None;
     }
     // Vertices closer than this to the chord of their neighbours are not corners.
-    let merge = (0.02 * area.abs().sqrt()).max(1.5);
-    let mut v = merge_collinear(poly, merge);
+    let merge = (0.015 * area.abs().sqrt()).max(1.5);
+    let mut v = merge_collinear(poly, merge, false);
+    v = merge_collinear(&v, merge, true);
     if v.len() < 3 {
         return None;
     }
@@ -149,7 +156,7 @@ pub fn straighten_outline(poly: &[Pt], chain: &[Pt]) -> Option<Straightened> {
             _ => keep,
         };
     }
-    let v = merge_collinear(&v, 0.5 * merge);
+    let v = merge_collinear(&v, 0.5 * merge, true);
     (v.len() >= 3 && signed_area(&v).abs() > 0.0).then(|| Straightened {
         polygon: v,
         residual: if samples > 0 {
@@ -162,15 +169,16 @@ pub fn straighten_outline(poly: &[Pt], chain: &[Pt]) -> Option<Straightened> {
 }
 
 /// Repeatedly drops the vertex nearest to the chord of its neighbours while that distance is
-/// below `tol`, and vertices closer than `tol` to the next one.
-fn merge_collinear(poly: &[Pt], tol: f64) -> Vec<Pt> {
+/// below `tol`; with `short`, also vertices closer than `tol` to the next one (not on the
+/// dense chain, where every point is).
+fn merge_collinear(poly: &[Pt], tol: f64, short: bool) -> Vec<Pt> {
     let mut v: Vec<Pt> = poly.to_vec();
     while v.len() > 3 {
         let n = v.len();
         let (k, h) = (0..n)
             .map(|k| {
                 let (a, p, b) = (v[(k + n - 1) % n], v[k], v[(k + 1) % n]);
-                let h = if dist(p, b) < tol {
+                let h = if short && dist(p, b) < tol {
                     0.0
                 } else {
                     height(a, p, b)
@@ -259,7 +267,11 @@ fn dist(a: Pt, b: Pt) -> f64 {
 /// Scales `target` about the origin so that its area is `area` (the silhouette case).
 pub fn scale_target(target: &[Vec<Pt>], area: f64) -> Vec<Vec<Pt>> {
     let have = super::target_area(target);
-    let k = if have > 0.0 { (area / have).sqrt() } else { 1.0 };
+    let k = if have > 0.0 {
+        (area / have).sqrt()
+    } else {
+        1.0
+    };
     target
         .iter()
         .map(|p| p.iter().map(|q| [q[0] * k, q[1] * k]).collect())

@@ -49,7 +49,11 @@ fn straightening_recovers_a_tilted_triangle_to_subpixel() {
     let s = straighten_outline(&rough, &chain).expect("straightens");
     assert_eq!(s.polygon.len(), 3, "{:?}", s.polygon);
     for t in truth {
-        let d = s.polygon.iter().map(|p| dist(*p, t)).fold(f64::MAX, f64::min);
+        let d = s
+            .polygon
+            .iter()
+            .map(|p| dist(*p, t))
+            .fold(f64::MAX, f64::min);
         assert!(d < 1.0, "vertex {t:?} off by {d}: {:?}", s.polygon);
     }
     let (a, b) = (signed_area(&s.polygon).abs(), signed_area(&truth).abs());
@@ -96,7 +100,12 @@ fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
         let Placement {
             piece, vertices, ..
         } = pl;
-        let t = asm.pieces.iter().find(|p| p.id == pieces.ids[*piece]).unwrap().transform;
+        let t = asm
+            .pieces
+            .iter()
+            .find(|p| p.id == pieces.ids[*piece])
+            .unwrap()
+            .transform;
         let det = t[0][0] * t[1][1] - t[0][1] * t[1][0];
         assert!((det.abs() - 1.0).abs() < 1e-9);
         if det < 0.0 {
