@@ -10,6 +10,7 @@ mod polyomino;
 mod progress;
 mod score;
 mod solve;
+mod solve_polygon;
 mod synth;
 mod trace;
 

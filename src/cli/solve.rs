@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
+#[group(id = "solve_args")]
 pub struct Args {
     /// Photos, scans and folders of them (as for `jigsaw trace`), or one `jigsaw trace -o`
     /// folder to re-solve without tracing again.
@@ -23,6 +24,20 @@ pub struct Args {
     /// Longest side of `solution.png` in pixels.
     #[arg(long, value_name = "PX", default_value_t = 4000)]
     pub max_side: u32,
+    /// `jigsaw`: interlocking pieces (Freeman & Garder); `polygon`: straight-sided pieces
+    /// filling `--target` (Lynning).
+    #[arg(long, value_enum, default_value_t = Solver::Jigsaw)]
+    pub solver: Solver,
+    /// With `--solver polygon`: the shape to fill, a polygon puzzle file (text or JSON, in
+    /// the photos' pixels) or a photo/silhouette image (scaled to the pieces' total area).
+    #[arg(long, value_name = "FILE")]
+    pub target: Option<PathBuf>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solver {
+    Jigsaw,
+    Polygon,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +47,9 @@ pub enum Picture {
 }
 
 pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    if args.solver == Solver::Polygon {
+        return super::solve_polygon::run(&args, global);
+    }
     let front = &args.front;
     let mut failed = false;
     let set = match dump_folder(&front.inputs) {

@@ -13,6 +13,7 @@
 
 pub mod geometry;
 pub mod parse;
+pub mod photo;
 pub mod place;
 #[cfg(test)]
 mod place_tests;

@@ -1,0 +1,175 @@
+//! `jigsaw solve --solver polygon PHOTOS... --target TARGET [-o DIR]`: photographed
+//! straight-sided pieces → Lynning's solver → `assembly.json`, `solution.png` (the photos'
+//! pixels) and `polygon.svg` (the solver's diagram).
+
+use super::solve::{Args, Picture};
+use super::{emit, emit_json, progress_bar, GlobalArgs};
+use crate::files::{save_png_atomic, write_atomic, write_json_atomic};
+use crate::piece_set::PieceSet;
+use crate::render::{render_outlines, render_solution, SolutionStyle};
+use crate::solvers::polygon::geometry::Pt;
+use crate::solvers::polygon::photo::{
+    photo_assembly, photo_options, photo_pieces, photo_puzzle, scale_target, straighten,
+};
+use crate::solvers::polygon::{parse_puzzle, render, solve, target_area};
+use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
+use anyhow::{anyhow, bail, Context};
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
+    let front = &args.front;
+    let target_path = args
+        .target
+        .as_deref()
+        .ok_or_else(|| anyhow!("--solver polygon needs --target FILE"))?;
+    let mut opts = front.pipeline_options();
+    // Polygon pieces keep every corner (the `--corners local` model).
+    opts.describe.critical.four_sided = false;
+    let (files, input_errors) = collect_inputs(&front.inputs);
+    for e in &input_errors {
+        eprintln!("jigsaw: error: {e}");
+    }
+    let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
+    let run = trace_images(&files, &opts, &|_| bar.inc(1));
+    bar.finish_and_clear();
+    for e in &run.failures {
+        eprintln!("jigsaw: error: {e}");
+    }
+    let set = run.set;
+    let pieces = photo_pieces(&set)?;
+    let (target, from_image) = read_target(target_path, &opts)?;
+    let target = if from_image {
+        scale_target(&target, pieces.area)
+    } else {
+        target
+    };
+    let puzzle = photo_puzzle(&pieces, target);
+    let options = photo_options(&pieces, &puzzle);
+    if let Some(dir) = &front.output {
+        if dir.exists() && !dir.is_dir() {
+            bail!("{}: exists and is not a folder", dir.display());
+        }
+        // The solver's input, written first so that a failure can be inspected.
+        write_json_atomic(&dir.join("puzzle.json"), &puzzle)?;
+    }
+    let report = solve(&puzzle, &options).with_context(|| {
+        format!(
+            "{}: the pieces cannot be matched to this target",
+            target_path.display()
+        )
+    })?;
+    let solution = report.solutions.first();
+    let assembly = solution.map(|s| photo_assembly(&set, &pieces, s));
+    if let (Some(dir), Some(sol), Some(asm)) = (&front.output, solution, &assembly) {
+        write_json_atomic(&dir.join("assembly.json"), asm)?;
+        write_json_atomic(&dir.join("report.json"), &report)?;
+        write_atomic(
+            &dir.join("polygon.svg"),
+            render::svg(&puzzle.target, sol).as_bytes(),
+        )?;
+        save_png_atomic(&dir.join("solution.png"), &picture(&set, asm, args, &opts)?)?;
+    }
+    let summary = serde_json::json!({
+        "solved": solution.is_some(),
+        "pieces": pieces.ids.len(),
+        "noise_px": pieces.noise_px,
+        "pieces_area": pieces.area,
+        "target_area": target_area(&puzzle.target),
+        "tolerance": options.tolerance,
+        "area_tolerance": options.area_tolerance,
+        "nodes": report.nodes,
+        "elapsed_ms": report.elapsed_ms,
+        "assembly": assembly,
+    });
+    if global.json {
+        emit_json(&summary)?;
+    } else if !global.quiet {
+        emit(&format!(
+            "{} pieces (fit noise {:.2} px, tolerance {:.4} of √area, area tolerance {:.3}): {} ({} nodes, {:.1} ms)",
+            pieces.ids.len(),
+            pieces.noise_px,
+            options.tolerance,
+            options.area_tolerance,
+            if solution.is_some() { "solved" } else { "no solution" },
+            report.nodes,
+            report.elapsed_ms
+        ))?;
+        if let (Some(dir), Some(_)) = (&front.output, solution) {
+            emit(&format!(
+                "wrote {}/assembly.json, solution.png, polygon.svg",
+                dir.display()
+            ))?;
+        }
+    }
+    let failed = !input_errors.is_empty() || !run.failures.is_empty() || solution.is_none();
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The target polygons and whether they came from an image (and so need scaling).
+fn read_target(path: &Path, opts: &PipelineOptions) -> anyhow::Result<(Vec<Vec<Pt>>, bool)> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("{}: cannot read the target", path.display()))?;
+    let as_text = std::str::from_utf8(&bytes).ok().map(parse_puzzle);
+    if let Some(Ok(p)) = &as_text {
+        if p.target.is_empty() {
+            bail!(
+                "{}: the polygon file has no `target` polygon",
+                path.display()
+            );
+        }
+        return Ok((p.target.clone(), false));
+    }
+    if let Err(image_err) = load_image(path, &opts.limits) {
+        let text_err = match as_text {
+            Some(Err(e)) => e.to_string(),
+            _ => "not text".into(),
+        };
+        bail!(
+            "{}: the target is neither a polygon file ({text_err}) nor an image ({image_err})",
+            path.display()
+        );
+    }
+    let run = trace_images(&[path.to_path_buf()], opts, &|_| {});
+    if let Some(e) = run.failures.first() {
+        bail!("target: {e}");
+    }
+    let largest = run
+        .set
+        .pieces
+        .iter()
+        .max_by(|a, b| a.area.total_cmp(&b.area))
+        .ok_or_else(|| anyhow!("{}: no shape found in the target image", path.display()))?;
+    let outline = straighten(largest).ok_or_else(|| {
+        anyhow!(
+            "{}: the target outline does not straighten into a polygon",
+            path.display()
+        )
+    })?;
+    Ok((vec![outline.polygon], true))
+}
+
+fn picture(
+    set: &PieceSet,
+    asm: &crate::assembly::Assembly,
+    args: &Args,
+    opts: &PipelineOptions,
+) -> anyhow::Result<image::RgbImage> {
+    let style = SolutionStyle {
+        max_side: args.max_side,
+        ..SolutionStyle::default()
+    };
+    Ok(match args.picture {
+        Picture::Pixels => render_solution(
+            set,
+            asm,
+            |p| Ok(load_image(Path::new(p), &opts.limits)?),
+            &style,
+        )?,
+        Picture::Outlines => render_outlines(set, asm, &style),
+    })
+}

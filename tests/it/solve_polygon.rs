@@ -1,0 +1,186 @@
+//! The photo path of the polygon solver (`jigsaw solve --solver polygon`).
+//!
+//! Library tests: synthetic polygonal puzzles (scan and photo style, 7 to 14 pieces, some
+//! pieces face down) are cut into pieces along the rendered pieces' own coverage (the
+//! generator's truth outlines in image pixels, rasterised and traced by the real tracer), so
+//! the pixel quantisation and corner noise are real while colour segmentation, which is the
+//! front end's business and tested there, is left out. The pieces are straightened, solved into
+//! the truth's assembled outline and scored against `truth.json`. CLI tests: bad targets.
+
+use crate::util::{run, scratch};
+use image::{GrayImage, Luma};
+use jigsaw::piece_set::PieceSet;
+use jigsaw::score::synthetic::score;
+use jigsaw::solvers::polygon::photo::{photo_assembly, photo_options, photo_pieces, photo_puzzle};
+use jigsaw::solvers::polygon::{solve, target_area};
+use jigsaw::synth::{generate, Kind, Params, Style};
+use jigsaw::vision::{describe_piece, DescribeOptions, PieceRegion};
+
+/// Generates a puzzle and traces its pieces from their rasterised truth outlines.
+fn traced(pieces: usize, seed: u64, style: Style) -> (jigsaw::synth::truth::Truth, PieceSet) {
+    let mut p = Params::new(Kind::Polygonal, pieces, seed);
+    p.style = style;
+    let truth = generate(&p).expect("generates").truth;
+    let mut opts = DescribeOptions::default();
+    opts.critical.four_sided = false;
+    let mut set = PieceSet::default();
+    for (k, t) in truth.pieces.iter().enumerate() {
+        let outline = t.outline.as_ref().expect("no missing pieces");
+        let (x0, y0) = outline
+            .iter()
+            .fold((f64::MAX, f64::MAX), |(a, b), q| (a.min(q[0]), b.min(q[1])));
+        let (x1, y1) = outline
+            .iter()
+            .fold((f64::MIN, f64::MIN), |(a, b), q| (a.max(q[0]), b.max(q[1])));
+        let (bx, by) = (x0.floor() as i32 - 1, y0.floor() as i32 - 1);
+        let (w, h) = (
+            (x1.ceil() as i32 - bx + 2) as u32,
+            (y1.ceil() as i32 - by + 2) as u32,
+        );
+        // A pixel is the piece's when its centre is inside (50 % coverage, as segmentation).
+        let mask = GrayImage::from_fn(w, h, |x, y| {
+            let c = [bx as f64 + x as f64 + 0.5, by as f64 + y as f64 + 0.5];
+            Luma([if inside(outline, c) { 255 } else { 0 }])
+        });
+        let area = mask.pixels().filter(|p| p[0] > 127).count() as u64;
+        let region = PieceRegion {
+            bbox: [bx as u32, by as u32, w, h],
+            mask,
+            area,
+        };
+        let image = t.image.clone().expect("no missing pieces");
+        let piece = describe_piece(k as u32 + 1, &image, &region, &opts).expect("traces");
+        set.pieces.push(piece);
+    }
+    (truth, set)
+}
+
+fn inside(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
+    let mut odd = false;
+    for k in 0..poly.len() {
+        let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
+        if (a[1] > p[1]) != (b[1] > p[1])
+            && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
+        {
+            odd = !odd;
+        }
+    }
+    odd
+}
+
+fn check(pieces: usize, seed: u64, style: Style) {
+    let (truth, set) = traced(pieces, seed, style);
+    let flipped = truth.pieces.iter().filter(|p| p.flipped).count();
+    let photo = photo_pieces(&set).expect("straightens");
+    let target = vec![truth.assembled.outline.clone()];
+    let puzzle = photo_puzzle(&photo, target);
+    let options = photo_options(&photo, &puzzle);
+    let report = solve(&puzzle, &options).unwrap_or_else(|e| {
+        panic!(
+            "{pieces} pieces seed {seed}: {e} (noise {} px)",
+            photo.noise_px
+        )
+    });
+    let solution = report.solutions.first().unwrap_or_else(|| {
+        panic!(
+            "{pieces} pieces seed {seed}: no solution, tol {}",
+            options.tolerance
+        )
+    });
+    // Every piece used once, and the placed pieces cover the target's area.
+    let mut used: Vec<usize> = solution.placements.iter().map(|p| p.piece).collect();
+    used.sort_unstable();
+    assert_eq!(used, (0..pieces).collect::<Vec<_>>());
+    let placed: f64 = solution
+        .placements
+        .iter()
+        .map(|p| target_area(std::slice::from_ref(&p.vertices)))
+        .sum();
+    let want = target_area(&puzzle.target);
+    assert!(
+        (placed - want).abs() / want < 0.03,
+        "placed {placed} vs target {want}"
+    );
+    let assembly = photo_assembly(&set, &photo, solution);
+    let negative = assembly
+        .pieces
+        .iter()
+        .filter(|p| {
+            p.transform[0][0] * p.transform[1][1] - p.transform[0][1] * p.transform[1][0] < 0.0
+        })
+        .count();
+    let mirrored = solution.placements.iter().filter(|p| p.mirror).count();
+    assert_eq!(negative, mirrored);
+    // Pieces lying face down in the photo are turned over in the solution, and only they.
+    assert_eq!(mirrored, flipped, "{pieces} pieces seed {seed}");
+    let s = score(&assembly, &truth).expect("scores");
+    assert!(s.perfect, "{pieces} pieces seed {seed}: {s:?}");
+}
+
+#[test]
+fn seven_pieces_scan_solve_into_their_outline() {
+    check(7, 1, Style::Scan);
+}
+
+/// Known failure: dissection vertices that bend a side by only 1–3 px are lost or misplaced
+/// by straightening, and the solver then finds no fit (see docs/polygon.md).
+#[test]
+#[ignore = "known failure: near-straight vertices, see docs/polygon.md"]
+fn twelve_pieces_photo_solve_into_their_outline() {
+    check(12, 4, Style::Photo);
+}
+
+/// Known failure: dissection vertices that bend a side by only 1–3 px are lost or misplaced
+/// by straightening, and the solver then finds no fit (see docs/polygon.md).
+#[test]
+#[ignore = "known failure: near-straight vertices, see docs/polygon.md"]
+fn fourteen_pieces_scan_solve_into_their_outline() {
+    check(14, 5, Style::Scan);
+}
+
+#[test]
+fn target_neither_polygon_nor_image_is_an_error() {
+    let dir = scratch();
+    let bogus = dir.path().join("target.dat");
+    std::fs::write(&bogus, [0u8, 159, 146, 150, 1, 2, 3]).unwrap();
+    let p = Params::new(Kind::Polygonal, 7, 1);
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let img = dir.path().join(&out.images[0].name);
+    let r = run(&[
+        "solve",
+        "--solver",
+        "polygon",
+        img.to_str().unwrap(),
+        "--target",
+        bogus.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        stderr.contains("target.dat") && stderr.contains("neither a polygon file"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn target_of_the_wrong_size_is_an_area_error() {
+    let dir = scratch();
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "target: 0 0, 10 0, 10 10, 0 10\n").unwrap();
+    let p = Params::new(Kind::Polygonal, 7, 1);
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let img = dir.path().join(&out.images[0].name);
+    let r = run(&[
+        "solve",
+        "--solver",
+        "polygon",
+        img.to_str().unwrap(),
+        "--target",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(2), "{r:?}");
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert!(stderr.contains("area checksum"), "{stderr}");
+}
