@@ -12,6 +12,7 @@ pub mod enumerate;
 pub mod paper;
 pub mod parse;
 pub mod photo;
+mod photo_lattice;
 pub mod photo_synth;
 pub mod piece;
 pub mod placements;
