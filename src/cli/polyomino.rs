@@ -2,9 +2,11 @@
 
 use super::{emit, emit_json, GlobalArgs};
 use crate::files::save_png_atomic;
+use crate::solvers::polyomino::photo::{self, PhotoReading};
 use crate::solvers::polyomino::{
     paper, parse, render, solve, Freedom, Options, Problem, Region, Solution,
 };
+use crate::vision::{load_image, LoadLimits};
 use anyhow::{bail, Context, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,15 @@ use std::process::ExitCode;
 pub struct Args {
     /// Pieces: drawn as in the paper (any non-space character is a square, pieces separated
     /// by blank lines) or JSON (`{"pieces": [...], "region": ...}`).
-    pub pieces: PathBuf,
+    #[arg(required_unless_present = "photo", conflicts_with = "photo")]
+    pub pieces: Option<PathBuf>,
+    /// Read the pieces from a picture instead (pieces apart on a plain background, at any
+    /// angle); the recognised pieces are printed for checking before the solution.
+    #[arg(long, value_name = "IMG")]
+    pub photo: Option<PathBuf>,
+    /// Largest picture accepted, in pixels (with `--photo`).
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    pub max_pixels: u64,
     /// Cover an M×N rectangle (M rows, N columns), e.g. `6x10`.
     #[arg(long, value_name = "MxN", conflicts_with = "region")]
     pub rect: Option<String>,
@@ -64,7 +74,9 @@ pub enum Method {
 }
 
 pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
-    let problem = load(&args)?;
+    let (problem, reading) = load(&args)?;
+    let source = args.pieces.as_ref().or(args.photo.as_ref()).cloned();
+    let source = source.unwrap_or_default();
     let enumerate = args.all || args.count;
     let shown = |p: &Path| p.display().to_string();
     let clock = std::time::Instant::now();
@@ -74,7 +86,7 @@ pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
                 bail!("the paper's algorithm stops at the first solution; use --method engine with --all or --count");
             }
             let res = paper::solve(&problem, args.max_nodes)
-                .with_context(|| format!("cannot solve the pieces in {}", shown(&args.pieces)))?;
+                .with_context(|| format!("cannot solve the pieces in {}", shown(&source)))?;
             let found = res.solution.is_some() as u64;
             let out = json!({
                 "method": "paper",
@@ -100,7 +112,7 @@ pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
                 parallel: !args.sequential,
             };
             let report = solve(&problem, &options)
-                .with_context(|| format!("cannot solve the pieces in {}", shown(&args.pieces)))?;
+                .with_context(|| format!("cannot solve the pieces in {}", shown(&source)))?;
             let out = json!({
                 "method": "engine",
                 "distinct": report.distinct,
@@ -138,10 +150,15 @@ pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
             .collect::<Vec<_>>());
     }
     let none = out["raw"].as_u64() == Some(0);
+    if let Some(reading) = &reading {
+        out["photo"] = photo_json(reading);
+    }
     if global.json {
         emit_json(&out)?;
     } else {
-        emit(&human(&out, &solutions, enumerate))?;
+        let mut text = reading.as_ref().map(photo_text).unwrap_or_default();
+        text += &human(&out, &solutions, enumerate);
+        emit(&text)?;
     }
     Ok(if none {
         ExitCode::from(1)
@@ -150,12 +167,31 @@ pub fn run(args: Args, global: GlobalArgs) -> Result<ExitCode> {
     })
 }
 
-fn load(args: &Args) -> Result<Problem> {
+fn load(args: &Args) -> Result<(Problem, Option<PhotoReading>)> {
     let read = |p: &Path| {
         std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))
     };
-    let file = parse::pieces_file(&read(&args.pieces)?)
-        .with_context(|| format!("cannot parse the pieces in {}", args.pieces.display()))?;
+    let (file, reading, source) = match (&args.pieces, &args.photo) {
+        (_, Some(img)) => {
+            let limits = LoadLimits {
+                max_pixels: args.max_pixels,
+            };
+            let rgb = load_image(img, &limits)?;
+            let reading = photo::read_pieces(&rgb, &photo::PhotoOptions::default())
+                .with_context(|| format!("cannot read polyomino pieces from {}", img.display()))?;
+            let file = parse::PieceFile {
+                pieces: reading.pieces.iter().map(|p| p.cells.clone()).collect(),
+                region: None,
+            };
+            (file, Some(reading), img)
+        }
+        (Some(path), None) => {
+            let file = parse::pieces_file(&read(path)?)
+                .with_context(|| format!("cannot parse the pieces in {}", path.display()))?;
+            (file, None, path)
+        }
+        (None, None) => bail!("give a pieces file or --photo IMG"),
+    };
     let region: Region = match (&args.rect, &args.region, file.region) {
         (Some(spec), _, _) => parse::rect(spec)?,
         (None, Some(path), _) => parse::region_file(&read(path)?)
@@ -163,16 +199,67 @@ fn load(args: &Args) -> Result<Problem> {
         (None, None, Some(r)) => r,
         (None, None, None) => bail!(
             "no region: give --rect MxN or --region FILE (or a \"region\" in the JSON pieces file {})",
-            args.pieces.display()
+            source.display()
         ),
     };
-    Ok(Problem {
+    let problem = Problem {
         pieces: file.pieces,
         region,
         freedom: Freedom {
             rotate: args.rotate,
             flip: args.flip,
         },
+    };
+    Ok((problem, reading))
+}
+
+/// The recognised pieces in the text format (a valid pieces file: the headers are comments),
+/// so a person can check them against the picture and reuse them.
+fn photo_text(reading: &PhotoReading) -> String {
+    let mut text = format!(
+        "// {} pieces read from the photo: unit square {:.1} px, lattice fit {:.2}, sides shifted {:+.2} px\n",
+        reading.pieces.len(),
+        reading.unit_px,
+        reading.lattice_fit,
+        reading.side_shift_px
+    );
+    if reading.specks + reading.rejected > 0 {
+        text += &format!(
+            "// ignored: {} specks smaller than half a square, {} blobs cut by the border or tiny\n",
+            reading.specks, reading.rejected
+        );
+    }
+    text.push('\n');
+    for (i, p) in reading.pieces.iter().enumerate() {
+        text += &format!(
+            "// piece {} at x={}, y={}: turned {:.1} deg, straightness {:.2}, residual {:.3}\n",
+            i + 1,
+            p.bbox[0],
+            p.bbox[1],
+            p.angle_degrees,
+            p.straightness,
+            p.residual
+        );
+        text += &photo::drawing(&p.cells, render::label(i));
+        text.push('\n');
+    }
+    text
+}
+
+fn photo_json(reading: &PhotoReading) -> serde_json::Value {
+    json!({
+        "unit_px": reading.unit_px,
+        "lattice_fit": reading.lattice_fit,
+        "side_shift_px": reading.side_shift_px,
+        "specks": reading.specks,
+        "rejected": reading.rejected,
+        "pieces": reading.pieces.iter().map(|p| json!({
+            "rows": photo::drawing(&p.cells, '#').lines().map(str::to_string).collect::<Vec<_>>(),
+            "bbox": p.bbox,
+            "angle_degrees": p.angle_degrees,
+            "straightness": p.straightness,
+            "residual": p.residual,
+        })).collect::<Vec<_>>(),
     })
 }
 

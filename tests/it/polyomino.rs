@@ -357,3 +357,94 @@ fn bad_input_gives_one_clear_error() {
         "first solution",
     );
 }
+
+/// The 12 pentominoes drawn at assorted angles, anti-aliased and noisy, read back by
+/// `--photo`: the printed pieces are a valid pieces file holding the same pentominoes, and
+/// the solver finds the 2339 distinct 6×10 tilings from them.
+#[test]
+fn photo_of_the_pentominoes_solves_6x10() {
+    use jigsaw::solvers::polyomino::photo_synth::{render, SynthOptions};
+    let dir = scratch();
+    let pieces_file = sample("polyomino/pentominoes.txt");
+    let pieces = parse::pieces_text(&std::fs::read_to_string(&pieces_file).unwrap()).unwrap();
+    let img = dir.path().join("pentominoes.png");
+    render(&pieces, &SynthOptions::default())
+        .save(&img)
+        .unwrap();
+
+    let out = run(&[
+        "polyomino",
+        "--photo",
+        path(&img),
+        "--rect",
+        "6x10",
+        "--rotate",
+        "--flip",
+        "--count",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("2339 distinct"), "{stdout}");
+    // The printed drawing is itself a pieces file: same pentominoes, up to rotation.
+    let drawn = stdout.split("2339 distinct").next().unwrap();
+    let read = parse::pieces_text(drawn.rsplit_once("\n\n").unwrap().0).unwrap();
+    let class = |m: &jigsaw::solvers::polyomino::CellMatrix| {
+        let turn = Freedom {
+            rotate: true,
+            flip: false,
+        };
+        Shape::from_coords(&m.coords())
+            .orientations(turn)
+            .into_iter()
+            .min()
+            .unwrap()
+    };
+    let mut want: Vec<_> = pieces.iter().map(class).collect();
+    let mut got: Vec<_> = read.iter().map(class).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "{stdout}");
+
+    let v = json(&[
+        "--photo",
+        path(&img),
+        "--rect",
+        "6x10",
+        "--rotate",
+        "--flip",
+        "--count",
+    ]);
+    assert_eq!(v["distinct"], 2339);
+    assert_eq!(v["raw"], 9356);
+    let unit = v["photo"]["unit_px"].as_f64().unwrap();
+    assert!((unit - 20.0).abs() < 0.4, "unit {unit}");
+    assert_eq!(v["photo"]["pieces"].as_array().unwrap().len(), 12);
+}
+
+#[test]
+fn photo_without_pieces_or_with_a_disc_is_a_clear_error() {
+    use image::{Rgb, RgbImage};
+    let dir = scratch();
+    let blank = dir.path().join("blank.png");
+    RgbImage::from_pixel(120, 90, Rgb([230, 230, 225]))
+        .save(&blank)
+        .unwrap();
+    let disc = dir.path().join("disc.png");
+    let mut img = RgbImage::from_pixel(200, 160, Rgb([230, 230, 225]));
+    imageproc::drawing::draw_filled_circle_mut(&mut img, (100, 80), 40, Rgb([180, 40, 40]));
+    img.save(&disc).unwrap();
+    for (file, reason) in [(&blank, "no pieces found"), (&disc, "not made of squares")] {
+        let out = run(&["polyomino", "--photo", path(file), "--rect", "6x10"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(reason) && err.contains(path(file)), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let missing = dir.path().join("missing.png");
+    let out = run(&["polyomino", "--photo", path(&missing), "--rect", "6x10"]);
+    assert_eq!(out.status.code(), Some(2));
+}

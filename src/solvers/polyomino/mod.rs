@@ -1,7 +1,7 @@
 //! Polyomino packing (Deaconu): cover a region with given polyomino pieces, no overlap,
 //! every square covered.
 //!
-//! Any source of pieces (a text drawing, JSON, later a photo) produces a [`Problem`]: a list
+//! Any source of pieces (a text drawing, JSON, a photo via [`photo`]) produces a [`Problem`]: a list
 //! of 0-1 [`CellMatrix`] pieces, a [`Region`] and the allowed [`Freedom`]. Two solvers read
 //! it: [`paper::solve`], the paper's backtracking exactly as published (largest piece first,
 //! positions `(a_i, b_i)`), and [`solve`], the fast bitboard exact-cover [`engine`] that
@@ -11,6 +11,9 @@ pub mod engine;
 pub mod enumerate;
 pub mod paper;
 pub mod parse;
+pub mod photo;
+mod photo_lattice;
+pub mod photo_synth;
 pub mod piece;
 pub mod placements;
 pub mod region;
@@ -162,5 +165,7 @@ pub struct Report {
 
 #[cfg(test)]
 mod crosscheck;
+#[cfg(test)]
+mod photo_tests;
 #[cfg(test)]
 mod tests;
