@@ -18,8 +18,10 @@
 //! merit. Growth is linear in the number of proposals: no exponential search.
 
 use super::compare::overlaps;
-use super::geometry::{fit_rigid, pose_difference, Pose, P2};
+use super::geometry::{pose_difference, Pose, P2};
 use super::matings::MatingTable;
+use super::member_grid::MemberGrid;
+use super::relax::{joint_fit, relax};
 use super::shapes::Shapes;
 
 /// Tolerances relative to the median piece size (`size` = √area).
@@ -222,44 +224,6 @@ struct Grower<'a> {
     /// Members by where their centroid lies in the cluster frame, so the closure test only
     /// looks at pieces that can touch the candidate.
     grid: MemberGrid,
-}
-
-/// A uniform grid of cell size `cell` over the cluster frame.
-struct MemberGrid {
-    cell: f64,
-    cells: std::collections::HashMap<(i64, i64), Vec<usize>>,
-}
-
-impl MemberGrid {
-    fn new(cell: f64) -> Self {
-        MemberGrid {
-            cell: cell.max(1.0),
-            cells: Default::default(),
-        }
-    }
-
-    fn key(&self, p: &P2) -> (i64, i64) {
-        (
-            (p.x / self.cell).floor() as i64,
-            (p.y / self.cell).floor() as i64,
-        )
-    }
-
-    fn insert(&mut self, member: usize, at: &P2) {
-        let k = self.key(at);
-        self.cells.entry(k).or_default().push(member);
-    }
-
-    /// Members whose centroid lies within one cell of `at` (a superset of those within
-    /// `cell` of it).
-    fn near(&self, at: &P2) -> impl Iterator<Item = usize> + '_ {
-        let (kx, ky) = self.key(at);
-        (-1..=1)
-            .flat_map(move |dx| (-1..=1).map(move |dy| (kx + dx, ky + dy)))
-            .filter_map(|k| self.cells.get(&k))
-            .flatten()
-            .copied()
-    }
 }
 
 impl Grower<'_> {
@@ -483,52 +447,6 @@ fn shape_distance(shapes: &Shapes, a: usize, b: usize, rel: &Pose) -> f64 {
         .zip(cb.samples.iter().rev())
         .map(|(x, y)| (x - rel * y).norm_squared())
         .sum()
-}
-
-/// Gauss–Seidel relaxation: each member (the seed stays fixed) moved to the pose that best
-/// fits all its mated chainlets to their mates as they are now placed.
-fn relax(shapes: &Shapes, g: &mut Growth, members: &[usize], sweeps: usize) {
-    for _ in 0..sweeps {
-        for &m in members.iter().skip(1) {
-            let mut from = Vec::new();
-            let mut to = Vec::new();
-            for &a in &shapes.pieces[m].chainlets {
-                let Some((b, _)) = g.mate_of[a] else { continue };
-                let cb = &shapes.chainlets[b];
-                let Some(q) = g.placed[cb.piece].as_ref().map(|p| p.pose) else {
-                    continue;
-                };
-                from.extend(shapes.chainlets[a].samples.iter().copied());
-                to.extend(cb.samples.iter().rev().map(|p| q * p));
-            }
-            if from.len() >= 2 * super::shapes::SAMPLES {
-                let pose = fit_rigid(&from, &to).0;
-                if let Some(p) = g.placed[m].as_mut() {
-                    p.pose = pose;
-                }
-            }
-        }
-    }
-}
-
-/// The pose that fits all the closed chainlets at once (least squares on arc-length
-/// correspondences): a piece closing a junction is held by two or more neighbours, and fitting
-/// to all of them stops small pose errors from accumulating along the spiral.
-fn joint_fit(shapes: &Shapes, g: &Growth, closed: &[(usize, usize, f64)], start: &Pose) -> Pose {
-    let mut from = Vec::new();
-    let mut to = Vec::new();
-    for &(a, b, _) in closed {
-        let (ca, cb) = (&shapes.chainlets[a], &shapes.chainlets[b]);
-        let Some(q) = g.placed[ca.piece].as_ref().map(|p| p.pose) else {
-            continue;
-        };
-        from.extend(cb.samples.iter().rev().copied());
-        to.extend(ca.samples.iter().map(|p| q * p));
-    }
-    if from.len() < 3 {
-        return *start;
-    }
-    fit_rigid(&from, &to).0
 }
 
 /// Where the closed chainlets meet: the critical point shared by two consecutive chainlets of

@@ -8,7 +8,9 @@ pub mod compare;
 pub mod geometry;
 pub mod grow;
 pub mod matings;
+mod member_grid;
 mod output;
+mod relax;
 pub mod shapes;
 mod table;
 
