@@ -138,23 +138,28 @@ fn fourteen_pieces_scan_solve_into_their_outline() {
     check(14, 5, Style::Scan);
 }
 
-#[test]
-fn target_neither_polygon_nor_image_is_an_error() {
+/// Runs `jigsaw solve --solver polygon` on a generated 7-piece scan with the target file
+/// `name` holding `contents`.
+fn solve_with_target(name: &str, contents: &[u8]) -> std::process::Output {
     let dir = scratch();
-    let bogus = dir.path().join("target.dat");
-    std::fs::write(&bogus, [0u8, 159, 146, 150, 1, 2, 3]).unwrap();
-    let p = Params::new(Kind::Polygonal, 7, 1);
-    let out = generate(&p).expect("generates");
+    let target = dir.path().join(name);
+    std::fs::write(&target, contents).unwrap();
+    let out = generate(&Params::new(Kind::Polygonal, 7, 1)).expect("generates");
     jigsaw::synth::write(&out, dir.path(), false).expect("writes");
     let img = dir.path().join(&out.images[0].name);
-    let r = run(&[
+    run(&[
         "solve",
         "--solver",
         "polygon",
         img.to_str().unwrap(),
         "--target",
-        bogus.to_str().unwrap(),
-    ]);
+        target.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn target_neither_polygon_nor_image_is_an_error() {
+    let r = solve_with_target("target.dat", &[0u8, 159, 146, 150, 1, 2, 3]);
     assert_eq!(r.status.code(), Some(2), "{r:?}");
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert!(
@@ -165,21 +170,7 @@ fn target_neither_polygon_nor_image_is_an_error() {
 
 #[test]
 fn target_of_the_wrong_size_is_an_area_error() {
-    let dir = scratch();
-    let target = dir.path().join("target.txt");
-    std::fs::write(&target, "target: 0 0, 10 0, 10 10, 0 10\n").unwrap();
-    let p = Params::new(Kind::Polygonal, 7, 1);
-    let out = generate(&p).expect("generates");
-    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-    let img = dir.path().join(&out.images[0].name);
-    let r = run(&[
-        "solve",
-        "--solver",
-        "polygon",
-        img.to_str().unwrap(),
-        "--target",
-        target.to_str().unwrap(),
-    ]);
+    let r = solve_with_target("target.txt", b"target: 0 0, 10 0, 10 10, 0 10\n");
     assert_eq!(r.status.code(), Some(2), "{r:?}");
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert!(stderr.contains("area checksum"), "{stderr}");
