@@ -73,18 +73,7 @@ fn main() -> anyhow::Result<()> {
         let t1 = Instant::now();
         let regions: Vec<PieceRegion> = decoded
             .into_par_iter()
-            .map(|mut mask| {
-                let mut area = 0;
-                for p in mask.pixels_mut() {
-                    p.0[0] = if p.0[0] > 127 { 255 } else { 0 };
-                    area += u64::from(p.0[0] == 255);
-                }
-                PieceRegion {
-                    bbox: [0, 0, mask.width(), mask.height()],
-                    mask,
-                    area,
-                }
-            })
+            .map(PieceRegion::from_mask)
             .collect();
         let t2 = Instant::now();
         let pieces: Vec<_> = regions

@@ -15,17 +15,7 @@ fn mask_region(path: &Path) -> PieceRegion {
     let mask: GrayImage = image::open(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .to_luma8();
-    let mut mask = mask;
-    let mut area = 0;
-    for p in mask.pixels_mut() {
-        p.0[0] = if p.0[0] > 127 { 255 } else { 0 };
-        area += u64::from(p.0[0] == 255);
-    }
-    PieceRegion {
-        bbox: [0, 0, mask.width(), mask.height()],
-        mask,
-        area,
-    }
+    PieceRegion::from_mask(mask)
 }
 
 fn corners(chain: &ChainCode) -> Vec<CriticalPoint> {

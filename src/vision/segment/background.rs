@@ -39,6 +39,27 @@ impl BackgroundField {
         }
     }
 
+    /// A field from per-block estimates, blocks without one filled from their neighbours;
+    /// `fallback` everywhere when no block has an estimate.
+    fn from_blocks(
+        cells: Vec<Option<[f32; 3]>>,
+        block: u32,
+        cols: u32,
+        rows: u32,
+        fallback: [f32; 3],
+    ) -> BackgroundField {
+        let cells = fill_gaps(cells, cols, rows);
+        if cells.is_empty() {
+            return BackgroundField::uniform(fallback);
+        }
+        BackgroundField {
+            block,
+            cols,
+            rows,
+            cells,
+        }
+    }
+
     /// A first field that needs no threshold: each block's dominant colour, accepted as
     /// background by growing from the border block nearest `seed`, best match first, into
     /// neighbouring blocks whose dominant colour is within `tolerance` ΔE of the accepted
@@ -102,16 +123,7 @@ impl BackgroundField {
                 }
             }
         }
-        let cells = fill_gaps(accepted, cols, rows);
-        if cells.is_empty() {
-            return BackgroundField::uniform(seed);
-        }
-        BackgroundField {
-            block: block * lab.step,
-            cols,
-            rows,
-            cells,
-        }
+        BackgroundField::from_blocks(accepted, block * lab.step, cols, rows, seed)
     }
 
     /// Estimates the field from the pixels `is_background` accepts, on blocks of about
@@ -150,16 +162,7 @@ impl BackgroundField {
                 cells.push((v.len() * 4 >= seen).then(|| channel_medians(v)));
             }
         }
-        let cells = fill_gaps(cells, cols, rows);
-        if cells.is_empty() {
-            return BackgroundField::uniform(fallback);
-        }
-        BackgroundField {
-            block: block * lab.step,
-            cols,
-            rows,
-            cells,
-        }
+        BackgroundField::from_blocks(cells, block * lab.step, cols, rows, fallback)
     }
 
     /// The background colour along source row `y` at columns `0, step, 2·step, …` (`count`
