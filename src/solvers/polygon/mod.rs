@@ -20,6 +20,7 @@ mod place_tests;
 pub mod records;
 pub mod render;
 pub mod search;
+pub mod sides;
 mod solution;
 pub mod symmetry;
 

@@ -2,8 +2,8 @@
 //!
 //! The vision front end's polygons follow the pixel staircase of the outline, so they carry
 //! spurious vertices and bent sides. [`straighten`] snaps them to the polygons the pieces were
-//! cut as: near-collinear vertices are merged, a line is fitted to the chain points of each
-//! side (away from its corners) and neighbouring lines are intersected. The fit's residual
+//! cut as: straight sides are fitted to the outline chain ([`super::sides`]) and neighbouring
+//! sides' lines are intersected. The fit's residual
 //! measures the noise, from which [`photo_options`] picks the solver's tolerance.
 //!
 //! Everything stays in source-image pixels: the pieces as traced, the target either given in
@@ -13,6 +13,7 @@
 //! whose determinant is then −1.
 
 use super::geometry::{signed_area, Pt};
+use super::sides::{fit_sides, SideParams};
 use super::{Options, Puzzle, Solution};
 use crate::assembly::{Assembly, PlacedPiece};
 use crate::piece_set::{Piece, PieceSet};
@@ -82,8 +83,8 @@ pub fn photo_pieces(set: &PieceSet) -> Result<PhotoPieces, PhotoError> {
     Ok(out)
 }
 
-/// Straightens a traced piece (its `polygon` and `chain`); `None` if fewer than three sides
-/// survive.
+/// Straightens a traced piece: straight sides fitted to its outline chain
+/// ([`fit_sides`]); `None` if fewer than three sides are found.
 pub fn straighten(piece: &Piece) -> Option<Straightened> {
     let chain: Vec<Pt> = piece
         .chain
@@ -91,173 +92,12 @@ pub fn straighten(piece: &Piece) -> Option<Straightened> {
         .iter()
         .map(|p| [p[0] as f64 + 0.5, p[1] as f64 + 0.5])
         .collect();
-    // The dense chain is the rough polygon: the traced polygon's vertices follow corner
-    // detection, which on ragged outlines keeps bumps as corners.
-    let rough: Vec<Pt> = if chain.len() >= 3 {
-        chain.clone()
-    } else {
-        piece
-            .polygon
-            .iter()
-            .map(|p| [p[0] + 0.5, p[1] + 0.5])
-            .collect()
-    };
-    straighten_outline(&rough, &chain)
-}
-
-/// Straightens `poly` (rough vertices) against `chain` (the dense boundary points, boundary
-/// pixel centres). The boundary pixels' centres lie about half a pixel inside the true edge,
-/// so each fitted line is moved half a pixel outwards: pieces and target then measure the
-/// same, and the area checksum holds.
-pub fn straighten_outline(poly: &[Pt], chain: &[Pt]) -> Option<Straightened> {
-    let area = signed_area(poly);
-    if poly.len() < 3 || !area.is_finite() || area == 0.0 {
-        return None;
-    }
-    // Vertices closer than this to the chord of their neighbours are not corners.
-    let merge = (0.015 * area.abs().sqrt()).max(1.5);
-    let mut v = merge_collinear(poly, merge, false);
-    v = merge_collinear(&v, merge, true);
-    if v.len() < 3 {
-        return None;
-    }
-    let outward = if area > 0.0 { 1.0 } else { -1.0 };
-    let (mut sq, mut samples) = (0.0, 0usize);
-    let lines: Vec<(Pt, Pt)> = (0..v.len())
-        .map(|k| {
-            let (a, b) = (v[k], v[(k + 1) % v.len()]);
-            let pts = side_points(chain, a, b, merge);
-            let (c, d) = if pts.len() >= 3 {
-                fit_line(&pts, a, b)
-            } else {
-                (a, unit([b[0] - a[0], b[1] - a[1]]))
-            };
-            for p in &pts {
-                let e = (p[0] - c[0]) * d[1] - (p[1] - c[1]) * d[0];
-                sq += e * e;
-            }
-            samples += pts.len();
-            // Positive signed area: the interior is to the left of the direction.
-            let nrm = [d[1] * outward, -d[0] * outward];
-            ([c[0] + 0.5 * nrm[0], c[1] + 0.5 * nrm[1]], d)
-        })
-        .collect();
-    let n = v.len();
-    let old = v.clone();
-    for k in 0..n {
-        let (l0, l1) = (lines[(k + n - 1) % n], lines[k]);
-        let keep = old[k];
-        let near = 0.25
-            * dist(old[k], old[(k + 1) % n])
-                .min(dist(old[k], old[(k + n - 1) % n]))
-                .max(merge);
-        v[k] = match intersect(l0, l1) {
-            Some(p) if dist(p, keep) <= near => p,
-            _ => keep,
-        };
-    }
-    let v = merge_collinear(&v, 0.5 * merge, true);
-    (v.len() >= 3 && signed_area(&v).abs() > 0.0).then(|| Straightened {
-        polygon: v,
-        residual: if samples > 0 {
-            (sq / samples as f64).sqrt()
-        } else {
-            0.0
-        },
-        samples,
+    let fitted = fit_sides(&chain, &SideParams::default())?;
+    Some(Straightened {
+        polygon: fitted.polygon,
+        residual: fitted.residual,
+        samples: fitted.samples,
     })
-}
-
-/// Repeatedly drops the vertex nearest to the chord of its neighbours while that distance is
-/// below `tol`; with `short`, also vertices closer than `tol` to the next one (not on the
-/// dense chain, where every point is).
-fn merge_collinear(poly: &[Pt], tol: f64, short: bool) -> Vec<Pt> {
-    let mut v: Vec<Pt> = poly.to_vec();
-    while v.len() > 3 {
-        let n = v.len();
-        let (k, h) = (0..n)
-            .map(|k| {
-                let (a, p, b) = (v[(k + n - 1) % n], v[k], v[(k + 1) % n]);
-                let h = if short && dist(p, b) < tol {
-                    0.0
-                } else {
-                    height(a, p, b)
-                };
-                (k, h)
-            })
-            .min_by(|x, y| x.1.total_cmp(&y.1))
-            .expect("n > 3");
-        if h >= tol {
-            break;
-        }
-        v.remove(k);
-    }
-    v
-}
-
-/// Distance of `p` from the line through `a` and `b` (from `a` if they coincide).
-fn height(a: Pt, p: Pt, b: Pt) -> f64 {
-    let d = [b[0] - a[0], b[1] - a[1]];
-    let len = d[0].hypot(d[1]);
-    if len == 0.0 {
-        return dist(a, p);
-    }
-    ((p[0] - a[0]) * d[1] - (p[1] - a[1]) * d[0]).abs() / len
-}
-
-/// Chain points along side `a`→`b`: between 15 % and 85 % of the way and within `band` of it,
-/// so that the rounded corners do not bend the fit.
-fn side_points(chain: &[Pt], a: Pt, b: Pt, band: f64) -> Vec<Pt> {
-    let d = [b[0] - a[0], b[1] - a[1]];
-    let len2 = d[0] * d[0] + d[1] * d[1];
-    if len2 == 0.0 {
-        return Vec::new();
-    }
-    chain
-        .iter()
-        .copied()
-        .filter(|p| {
-            let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2;
-            (0.15..=0.85).contains(&t) && height(a, *p, b) <= band
-        })
-        .collect()
-}
-
-/// Total least squares line through `pts`: a point on it and its unit direction (oriented
-/// like `a`→`b`).
-fn fit_line(pts: &[Pt], a: Pt, b: Pt) -> (Pt, Pt) {
-    let n = pts.len() as f64;
-    let c = [
-        pts.iter().map(|p| p[0]).sum::<f64>() / n,
-        pts.iter().map(|p| p[1]).sum::<f64>() / n,
-    ];
-    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
-    for p in pts {
-        let (x, y) = (p[0] - c[0], p[1] - c[1]);
-        sxx += x * x;
-        sxy += x * y;
-        syy += y * y;
-    }
-    let theta = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-    let mut d = [theta.cos(), theta.sin()];
-    if d[0] * (b[0] - a[0]) + d[1] * (b[1] - a[1]) < 0.0 {
-        d = [-d[0], -d[1]];
-    }
-    (c, d)
-}
-
-fn intersect((p, d): (Pt, Pt), (q, e): (Pt, Pt)) -> Option<Pt> {
-    let den = d[0] * e[1] - d[1] * e[0];
-    if den.abs() < 0.05 {
-        return None;
-    }
-    let t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den;
-    Some([p[0] + t * d[0], p[1] + t * d[1]])
-}
-
-fn unit(d: Pt) -> Pt {
-    let l = d[0].hypot(d[1]).max(f64::MIN_POSITIVE);
-    [d[0] / l, d[1] / l]
 }
 
 fn dist(a: Pt, b: Pt) -> f64 {

@@ -33,35 +33,6 @@ fn boundary_pixels(poly: &[Pt], w: i32, h: i32) -> Vec<Pt> {
 }
 
 #[test]
-fn straightening_recovers_a_tilted_triangle_to_subpixel() {
-    let truth = [[20.3, 15.2], [140.7, 40.1], [60.2, 130.9]];
-    let chain = boundary_pixels(&truth, 160, 160);
-    // A rough polygon as the front end gives it: the corners plus staircase vertices.
-    let rough = vec![
-        [20.0, 15.0],
-        [80.0, 27.5],
-        [81.0, 28.5],
-        [140.0, 40.0],
-        [100.0, 86.0],
-        [60.0, 130.0],
-        [40.0, 73.0],
-    ];
-    let s = straighten_outline(&rough, &chain).expect("straightens");
-    assert_eq!(s.polygon.len(), 3, "{:?}", s.polygon);
-    for t in truth {
-        let d = s
-            .polygon
-            .iter()
-            .map(|p| dist(*p, t))
-            .fold(f64::MAX, f64::min);
-        assert!(d < 1.0, "vertex {t:?} off by {d}: {:?}", s.polygon);
-    }
-    let (a, b) = (signed_area(&s.polygon).abs(), signed_area(&truth).abs());
-    assert!((a - b).abs() / b < 0.01, "area {a} vs {b}");
-    assert!(s.residual < 0.6, "residual {}", s.residual);
-}
-
-#[test]
 fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
     let pieces = PhotoPieces {
         polygons: vec![

@@ -23,10 +23,17 @@ pub enum Illegal {
 /// vertex `j` and that side along p_j→p_(j+1). Returns the pseudo-polygon
 /// p_1 … p_(j−1) q_l q_(l+1) … q_(l−1) p_j … p_n and the placed piece (from q_l on).
 pub fn place(region: &[Pt], j: usize, anchored: &[Pt]) -> (Vec<Pt>, Vec<Pt>) {
+    place_turned(region, j, anchored, 0.0)
+}
+
+/// PLACE with the piece turned by `turn` radians (counter-clockwise) about q_l = p_j.
+pub fn place_turned(region: &[Pt], j: usize, anchored: &[Pt], turn: f64) -> (Vec<Pt>, Vec<Pt>) {
     let n = region.len();
     let pj = region[j];
     let d = sub(region[(j + 1) % n], pj);
     let d = scale(d, 1.0 / d[0].hypot(d[1]));
+    let (s, c) = turn.sin_cos();
+    let d = [c * d[0] - s * d[1], s * d[0] + c * d[1]];
     let perp = [-d[1], d[0]];
     let placed: Vec<Pt> = anchored
         .iter()
@@ -37,6 +44,38 @@ pub fn place(region: &[Pt], j: usize, anchored: &[Pt]) -> (Vec<Pt>, Vec<Pt>) {
     pseudo.extend_from_slice(&placed);
     pseudo.extend_from_slice(&region[j..]);
     (pseudo, placed)
+}
+
+/// How far to turn a piece that fills the corner at p_j (its angle equals the corner's within
+/// the angle tolerance) so that the angular misfit is shared between its two sides in
+/// inverse proportion to their lengths. Why: measured pieces and regions built from measured
+/// pieces have angle errors of a degree or two; PLACE lays q_l→q_(l−1) exactly along
+/// p_j→p_(j+1), so when that side is short the whole misfit lands on the other, long side,
+/// whose far end then misses the region by more than the length tolerance. Zero for exact
+/// puzzles (misfits at rounding level are left alone) and for pieces that do not fill the
+/// corner.
+pub fn corner_turn(region: &[Pt], j: usize, anchored: &[Pt], tol: &Tol) -> f64 {
+    let (n, m) = (region.len(), anchored.len());
+    if n < 3 || m < 3 {
+        return 0.0;
+    }
+    let (prev, pj, next) = (region[(j + n - 1) % n], region[j], region[(j + 1) % n]);
+    let corner = super::geometry::interior_angle_cw(prev, pj, next);
+    let q = anchored[1];
+    let mut angle = (-q[1]).atan2(q[0]);
+    if angle <= 0.0 {
+        angle += std::f64::consts::TAU;
+    }
+    let misfit = corner - angle;
+    if misfit.abs() > tol.angle_eps || misfit.abs() <= 1e-9 {
+        return 0.0;
+    }
+    let along = anchored[m - 1][0].min(super::geometry::dist(pj, next));
+    let across = q[0].hypot(q[1]).min(super::geometry::dist(pj, prev));
+    if along + across <= 0.0 {
+        return 0.0;
+    }
+    -misfit * across / (along + across)
 }
 
 /// Whether σ deletes `p` between `a` and `b`: (b) it repeats its neighbour, or (a) it lies on
@@ -206,7 +245,8 @@ pub fn rho(
     piece_area: f64,
     tol: &Tol,
 ) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
-    let (pseudo, placed) = place(region, j, anchored);
+    let turn = corner_turn(region, j, anchored, tol);
+    let (pseudo, placed) = place_turned(region, j, anchored, turn);
     let sig = sigma(&pseudo, tol);
     let polys = legal(&sig, region_area, piece_area, tol)?;
     Ok((polys, placed))

@@ -93,20 +93,25 @@ pub fn clean_simple(pts: &[Pt], tol: &Tol) -> Result<Vec<Pt>, Defect> {
     while v.len() > 1 && tol.same(v[0], v[v.len() - 1]) {
         v.pop();
     }
-    // Straight-through vertices are not corners (a side split in two is one side).
-    let mut changed = true;
-    while changed && v.len() >= 3 {
-        changed = false;
+    // Straight-through vertices are not corners (a side split in two is one side). The
+    // straightest goes first: judged against neighbours that are themselves straight-through
+    // points (a T-junction next to a flat corner), a real corner can look straight.
+    while v.len() >= 3 {
         let n = v.len();
-        for i in 0..n {
-            let (a, b, c) = (v[(i + n - 1) % n], v[i], v[(i + 1) % n]);
-            let straight = cross(sub(b, a), sub(c, b)).abs() <= tol.eps * dist(a, c)
-                && super::geometry::dot(sub(b, a), sub(c, b)) > 0.0;
-            if straight {
+        let straightest = (0..n)
+            .filter_map(|i| {
+                let (a, b, c) = (v[(i + n - 1) % n], v[i], v[(i + 1) % n]);
+                let ac = dist(a, c);
+                let h = cross(sub(b, a), sub(c, b)).abs();
+                (super::geometry::dot(sub(b, a), sub(c, b)) > 0.0 && h <= tol.eps * ac)
+                    .then(|| (i, h / ac.max(f64::MIN_POSITIVE)))
+            })
+            .min_by(|x, y| x.1.total_cmp(&y.1));
+        match straightest {
+            Some((i, _)) => {
                 v.remove(i);
-                changed = true;
-                break;
             }
+            None => break,
         }
     }
     if v.len() < 3 {
