@@ -310,6 +310,7 @@ fn replay() {
         tol.eps,
         tol.angle_eps.to_degrees()
     );
+    diagnose(n, seed);
     let pieces: Vec<Vec<[f64; 2]>> = puzzle
         .pieces
         .iter()
@@ -445,6 +446,33 @@ fn replay() {
                         }
                         verdict = format!("p{k}:{why}");
                     }
+                }
+                if verdict == "none" {
+                    let mut bestoff = (f64::MAX, 0);
+                    for &k in &left {
+                        for an in anchors(&pieces[k], true, &tol) {
+                            let (_, placed) = place_turned(
+                                &poly,
+                                j,
+                                &an.local,
+                                corner_turn(&poly, j, &an.local, &tol),
+                            );
+                            let off = placed
+                                .iter()
+                                .map(|p| {
+                                    truth_placed[k]
+                                        .iter()
+                                        .map(|q| (q[0] - p[0]).hypot(q[1] - p[1]))
+                                        .fold(f64::MAX, f64::min)
+                                })
+                                .fold(0.0, f64::max);
+                            if off < bestoff.0 {
+                                bestoff = (off, k);
+                                eprintln!("      cand p{k} off {off:.1} angle {:.1} prev {:.1} next {:.1} | region next {:.1} {:.1}° prev {:.1} {:.1}° placed {:?}", an.angle.to_degrees(), an.side_prev, an.side_next, next_len, next_angle.to_degrees(), prev_len, prev_angle.to_degrees(), placed);
+                            }
+                        }
+                    }
+                    verdict = format!("none(p{} off {:.1})", bestoff.1, bestoff.0);
                 }
                 line += &format!(" [{j} {:.1}° {count} {verdict}]", alpha.to_degrees());
             }

@@ -107,6 +107,14 @@ impl Tol {
         }
     }
 
+    /// The angle tolerance at a corner whose shorter side is `len` long: `angle_eps` plus the
+    /// angle that a position error of `eps` subtends over that side. Why: a measured corner's
+    /// angle is only as good as the direction of its shorter side; for exact puzzles the
+    /// extra term is of the order of `angle_eps` itself.
+    pub fn angle_at(&self, len: f64) -> f64 {
+        self.angle_eps + (self.eps / len.max(self.eps)).min(0.25)
+    }
+
     pub fn same(&self, a: Pt, b: Pt) -> bool {
         (a[0] - b[0]).abs() <= self.eps && (a[1] - b[1]).abs() <= self.eps && dist(a, b) <= self.eps
     }

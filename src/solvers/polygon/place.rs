@@ -67,11 +67,11 @@ pub fn corner_turn(region: &[Pt], j: usize, anchored: &[Pt], tol: &Tol) -> f64 {
         angle += std::f64::consts::TAU;
     }
     let misfit = corner - angle;
-    if misfit.abs() > tol.angle_eps || misfit.abs() <= 1e-9 {
-        return 0.0;
-    }
     let along = anchored[m - 1][0].min(super::geometry::dist(pj, next));
     let across = q[0].hypot(q[1]).min(super::geometry::dist(pj, prev));
+    if misfit.abs() > tol.angle_at(along.min(across)) || misfit.abs() <= 1e-9 {
+        return 0.0;
+    }
     if along + across <= 0.0 {
         return 0.0;
     }

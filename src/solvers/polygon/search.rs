@@ -216,32 +216,37 @@ impl<'a, V: Visitor> Search<'a, V> {
         avail: &[u32],
     ) -> Vec<(usize, usize)> {
         let n = poly.v.len();
-        let (e, ae) = (self.tol.eps, self.tol.angle_eps);
+        let e = self.tol.eps;
         let alpha = angles[j];
         let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
         let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
+        let arms = next_len.min(prev_len);
         let mut out = Vec::new();
         for (c, class) in self.classes.iter().enumerate() {
             if avail[c] == 0 {
                 continue;
             }
             for (ai, an) in class.anchors.iter().enumerate() {
-                if an.angle > alpha + ae {
+                // Angles are compared with the tolerance of the shorter side at the corner.
+                let at = self.tol.angle_at(an.side_prev.min(an.side_next).min(arms));
+                if an.angle > alpha + at {
                     continue;
                 }
                 if next_angle < PI {
                     if an.side_prev > next_len + e {
                         continue;
                     }
-                    if an.side_prev >= next_len - e && an.angle_prev > next_angle + ae {
+                    let at = self.tol.angle_at(an.side_prev.min(next_len));
+                    if an.side_prev >= next_len - e && an.angle_prev > next_angle + at {
                         continue;
                     }
                 }
-                if an.angle >= alpha - ae && prev_angle < PI {
+                if an.angle >= alpha - at && prev_angle < PI {
                     if an.side_next > prev_len + e {
                         continue;
                     }
-                    if an.side_next >= prev_len - e && an.angle_next > prev_angle + ae {
+                    let at = self.tol.angle_at(an.side_next.min(prev_len));
+                    if an.side_next >= prev_len - e && an.angle_next > prev_angle + at {
                         continue;
                     }
                 }
