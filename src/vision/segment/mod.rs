@@ -84,7 +84,7 @@ const NOISE_FACTOR: f32 = 4.0;
 const LOW_NOISE_FACTOR: f32 = 4.0;
 /// How far (in multiples of the background noise) a pixel of the low pass must be from every
 /// shade of the background: low, because the box-averaged distance has little noise left.
-const SHADE_NOISE_FACTOR: f32 = 2.0;
+const SHADE_NOISE_FACTOR: f32 = 3.0;
 /// Floor of that distance from every shade, ΔE: a very clean background (noise under 1 ΔE)
 /// would otherwise let the growth follow the faint tint of a real shadow.
 const MIN_SHADE_DISTANCE: f32 = 2.5;
@@ -254,7 +254,7 @@ fn region_of(labels: &components::Labels, blob: &components::Blob) -> PieceRegio
 ///
 /// The low pass accepts a pixel at [`LOW_NOISE_FACTOR`] × the background noise from the
 /// background, unless it looks like the background in shade: its shadow-forgiving distance,
-/// averaged over a 5 × 5 box so JPEG and sensor noise do not let the growth leak through a
+/// averaged over a 3 × 3 box so JPEG and sensor noise do not let the growth leak through a
 /// shadow pixel by pixel, must also exceed [`SHADE_NOISE_FACTOR`] × the noise.
 fn threshold_masks(
     model: &BackgroundModel,
@@ -314,7 +314,7 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
         field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= low);
     }
     let (dist, mut shadowless) = full_distances(img, &field, wl);
-    threshold::box_blur(&mut shadowless, width as usize, 2);
+    threshold::box_blur(&mut shadowless, width as usize, 1);
     let (threshold, noise) = auto_threshold(&dist, opts);
     BackgroundModel {
         distances: dist,
