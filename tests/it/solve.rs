@@ -3,7 +3,7 @@
 //! Assembly is tested in isolation on generated puzzles whose pieces come straight from the
 //! generator's ground truth (outline quantised to a pixel chain, critical points at the true
 //! junctions), so a failure here is the solver's, not the front end's. The end-to-end tests
-//! run the real binary on rendered images.
+//! run the whole pipeline (library or binary) on rendered images.
 
 use crate::util::{run, scratch};
 use jigsaw::assembly::{assemble, Assembly};
@@ -12,6 +12,7 @@ use jigsaw::piece_set::{Chainlet, CriticalKind, CriticalPoint, Piece, PieceSet};
 use jigsaw::score::synthetic::score;
 use jigsaw::synth::truth::Truth;
 use jigsaw::synth::{generate, Kind, Params};
+use jigsaw::vision::{trace_images, PipelineOptions};
 
 fn puzzle(kind: Kind, pieces: usize, seed: u64, px: f64, missing: usize, extra: usize) -> Truth {
     let mut p = Params::new(kind, pieces, seed);
@@ -179,6 +180,36 @@ fn classic_100_from_true_corners_is_perfect() {
     assert_eq!(a.clusters, 1);
     assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
     assert!(a.junctions.iter().all(|j| j.radiality >= 3));
+}
+
+/// End to end on rendered scans: generated images → segmentation, tracing, corners, features
+/// → assembly, scored against the generator's truth. Three seeds, so no one layout decides.
+/// Measured 87.2 / 100 / 97.8 % (seeds 1–3, 120 px per piece); the issue asks for 100 %, and
+/// these floors guard the front end's and the solver's progress until then.
+#[test]
+fn classic_100_scans_end_to_end() {
+    let dir = scratch();
+    let mut total = 0.0;
+    for seed in 1..=3u64 {
+        let mut p = Params::new(Kind::Classic, 100, seed);
+        p.px_per_piece = 120.0;
+        let out = generate(&p).expect("generates");
+        let at = dir.path().join(format!("seed-{seed}"));
+        jigsaw::synth::write(&out, &at, false).expect("writes");
+        let files: Vec<_> = out.images.iter().map(|i| at.join(&i.name)).collect();
+        let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+        assert!(run.failures.is_empty(), "{:?}", run.failures);
+        assert_eq!(run.set.pieces.len(), 100, "seed {seed}: every piece found");
+        let report = assemble(&run.set);
+        let s = score(&report.assembly, &out.truth).expect("scores");
+        assert!(s.pieces_placed >= 94, "seed {seed}: {}", s.summary());
+        total += s.neighbour_accuracy;
+    }
+    assert!(
+        total / 3.0 >= 0.93,
+        "mean neighbour accuracy {:.3}",
+        total / 3.0
+    );
 }
 
 #[test]

@@ -625,17 +625,35 @@ fn trace_generated(pieces: usize, style: &str, seed: &str) -> TraceStats {
     }
 }
 
+/// Every piece found, none clipped or merged, four corners on ≥ 99.5 % of them: scans at 12,
+/// 100 and 1000 pieces, photos at 12 and 100 (photos at 1000 are checked below with the
+/// margin they need today).
 #[test]
-#[ignore = "needs the vision front end to segment pieces with near-background patches (last run: 11/12 and 83/100 matched; see docs/synth.md)"]
 fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
     let mut report = Vec::new();
-    for style in ["scan", "photo"] {
-        for (pieces, seed) in [(12, "21"), (100, "22")] {
-            let s = trace_generated(pieces, style, seed);
-            report.push((style, pieces, s.ok(), s));
-        }
+    for (style, pieces, seed) in [
+        ("scan", 12, "21"),
+        ("scan", 100, "22"),
+        ("scan", 1000, "23"),
+        ("photo", 12, "21"),
+        ("photo", 100, "22"),
+    ] {
+        let s = trace_generated(pieces, style, seed);
+        report.push((style, pieces, s.ok(), s));
     }
     assert!(report.iter().all(|r| r.2), "{report:#?}");
+}
+
+/// A 1000-piece photo-style set: known shortfall. White print on a white background under a
+/// blurred, shadowed photo is enclosed only by a faint cardboard rim, which the shadow test of
+/// segmentation cannot tell from shade; the last run matched 990 of 1000 with four corners on
+/// 995 of 999 found (docs/segment.md). The floors keep that from getting worse.
+#[test]
+fn trace_finds_nearly_every_piece_of_a_1000_piece_photo_set() {
+    let s = trace_generated(1000, "photo", "23");
+    assert_eq!(s.clipped_or_merged, 0, "{s:?}");
+    assert!(s.matched >= 985, "{s:?}");
+    assert!(s.four_corners as f64 >= 0.99 * s.found as f64, "{s:?}");
 }
 
 #[test]

@@ -13,6 +13,10 @@ const MIN_REFERENCE_AREA: u64 = 64;
 /// Blobs smaller than this fraction of the largest blob do not count towards the median either.
 const REFERENCE_FRACTION_OF_LARGEST: f64 = 0.05;
 
+/// A blob under this fraction of the reference piece is a speck even on the image border: a
+/// sliver of a cut piece that small is useless to the solver and looks like dust.
+const MIN_CLIPPED_FRACTION: f64 = 0.02;
+
 /// The verdict on one blob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
@@ -47,9 +51,11 @@ pub fn reference_area(blobs: &[Blob], width: u32, height: u32) -> Option<u64> {
 
 /// A tightly cropped whole piece (see [`Blob::is_tight_crop`]) is not clipped.
 ///
-/// Clipped first: the visible part of a piece cut by the image edge can be any size, so its
-/// size says nothing (only blobs under the absolute noise floor of 64 pixels are specks even
-/// on the border). Then speck, then merged.
+/// Clipped first: the visible part of a piece cut by the image edge can be almost any size, so
+/// its size says little; only blobs under the absolute noise floor of 64 pixels or under
+/// [`MIN_CLIPPED_FRACTION`] of the reference piece are specks even on the border (dust and
+/// grain along a photo's edge, which the low pass of the threshold makes visible). Then speck,
+/// then merged.
 pub fn classify(
     blob: &Blob,
     reference: Option<u64>,
@@ -62,7 +68,7 @@ pub fn classify(
         return Verdict::Reject(RejectReason::Speck);
     };
     let area = blob.area as f64;
-    if blob.area < MIN_REFERENCE_AREA {
+    if blob.area < MIN_REFERENCE_AREA || area < MIN_CLIPPED_FRACTION * reference as f64 {
         Verdict::Reject(RejectReason::Speck)
     } else if blob.touches_border(width, height) && !blob.is_tight_crop(width, height) {
         Verdict::Reject(RejectReason::Clipped)

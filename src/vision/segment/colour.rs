@@ -164,9 +164,50 @@ pub fn distance(p: [f32; 3], q: [f32; 3], lightness_weight: f32) -> f32 {
     (dl * dl + da * da + db * db).sqrt()
 }
 
+/// The deepest shadow [`shadow_distance`] forgives: the ray scale of a background whose
+/// luminance is cut to about 40 % (scale³), darker than a soft cast shadow or a vignette's
+/// corner after flattening.
+const DEEPEST_SHADOW: f32 = 0.75;
+
+/// ΔE of `p` from the nearest shadow of background colour `q`, and from `q` itself when `p` is
+/// lighter.
+///
+/// Why: a shadow multiplies the background's linear RGB by a factor k < 1, which in Lab moves
+/// it (to within the cube root's linear toe) along the ray from (L = −16, 0, 0) through
+/// (L + 16, a, b), scaled by k^⅓. A pixel near that ray, on the dark side, is background in
+/// shade however far it is from the background colour, while a patch of print close to the
+/// background's colour but off that ray still counts.
+pub fn shadow_distance(p: [f32; 3], q: [f32; 3], lightness_weight: f32) -> f32 {
+    let v = [q[0] + 16.0, q[1], q[2]];
+    let r = [p[0] + 16.0, p[1], p[2]];
+    let vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    let along = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]) / vv.max(f32::EPSILON);
+    if along >= 1.0 || vv <= f32::EPSILON {
+        return distance(p, q, lightness_weight);
+    }
+    let k = along.max(DEEPEST_SHADOW);
+    distance(p, [k * v[0] - 16.0, k * v[1], k * v[2]], lightness_weight)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shadow_is_near_its_background_and_a_hue_change_is_not() {
+        let conv = LabConverter::new();
+        let bg = conv.lab([200, 190, 170]);
+        let shade = conv.lab([130, 124, 110]);
+        let print = conv.lab([180, 190, 200]);
+        assert!(distance(shade, bg, 1.0) > 15.0);
+        assert!(shadow_distance(shade, bg, 1.0) < 3.0);
+        assert!(shadow_distance(print, bg, 1.0) > 10.0);
+        let lighter = conv.lab([240, 235, 225]);
+        assert_eq!(
+            shadow_distance(lighter, bg, 1.0),
+            distance(lighter, bg, 1.0)
+        );
+    }
 
     #[test]
     fn tabled_cube_root_matches_the_exact_one() {

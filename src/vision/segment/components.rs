@@ -89,8 +89,11 @@ pub fn fill_holes(mask: &mut GrayImage) {
     }
 }
 
+/// A label image: 0 is background, blob `k` is `k`.
+pub type Labels = ImageBuffer<Luma<u32>, Vec<u32>>;
+
 /// The 8-connected blobs of `mask` (non-zero = foreground), with the label image.
-pub fn label_blobs(mask: &GrayImage) -> (ImageBuffer<Luma<u32>, Vec<u32>>, Vec<Blob>) {
+pub fn label_blobs(mask: &GrayImage) -> (Labels, Vec<Blob>) {
     let labels = connected_components(mask, Connectivity::Eight, Luma([0u8]));
     let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
     // Per label: min x, min y, max x, max y, area, sum x, sum y.
@@ -125,7 +128,7 @@ pub fn label_blobs(mask: &GrayImage) -> (ImageBuffer<Luma<u32>, Vec<u32>>, Vec<B
 }
 
 /// The blob's own pixels, cut to its bounding box: 255 inside, 0 outside.
-pub fn crop_mask(labels: &ImageBuffer<Luma<u32>, Vec<u32>>, blob: &Blob) -> GrayImage {
+pub fn crop_mask(labels: &Labels, blob: &Blob) -> GrayImage {
     let [x0, y0, w, h] = blob.bbox;
     GrayImage::from_fn(w, h, |x, y| {
         if labels.get_pixel(x0 + x, y0 + y).0[0] == blob.label {

@@ -22,9 +22,10 @@ mod morphology;
 mod threshold;
 
 use super::region::{PieceRegion, Segmentation};
+use crate::piece_set::RejectReason;
 use background::BackgroundField;
 use classify::Verdict;
-use colour::{distance, LabConverter, LabImage};
+use colour::{distance, shadow_distance, LabConverter, LabImage};
 use image::{GrayImage, RgbImage};
 use rayon::prelude::*;
 use threshold::DistanceHistogram;
@@ -79,6 +80,14 @@ pub const MIN_AUTO_THRESHOLD: f32 = 5.0;
 /// The automatic threshold is at least this many times the median distance of the background
 /// pixels from the background model (their noise level).
 const NOISE_FACTOR: f32 = 4.0;
+/// The low threshold of the hysteresis pass, in multiples of the background noise.
+const LOW_NOISE_FACTOR: f32 = 4.0;
+/// How far (in multiples of the background noise) a pixel of the low pass must be from every
+/// shade of the background: low, because the box-averaged distance has little noise left.
+const SHADE_NOISE_FACTOR: f32 = 3.0;
+/// Floor of that distance from every shade, ΔE: a very clean background (noise under 1 ΔE)
+/// would otherwise let the growth follow the faint tint of a real shadow.
+const MIN_SHADE_DISTANCE: f32 = 2.5;
 /// Pixels in the point sample the background model is fitted on.
 const MODEL_PIXELS: f64 = 1.0e6;
 /// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
@@ -153,7 +162,7 @@ pub fn segment_with_diagnostics(
             },
         );
     }
-    let (mut mask, t, noise, seed, radius) = match binary_mask(img) {
+    let (mut mask, strong, t, noise, seed, radius) = match binary_mask(img) {
         // Already a mask: the border's value is background, nothing to model or clean up
         // beyond filling holes.
         Some((mask, background_white)) => {
@@ -162,54 +171,64 @@ pub fn segment_with_diagnostics(
             } else {
                 [0.0; 3]
             };
-            (mask, 0.5, 0.0, lab, 0)
+            (mask, None, 0.5, 0.0, lab, 0)
         }
         None => {
             let model = model_background(img, opts);
-            let (dist, t, noise, seed) =
-                (model.distances, model.threshold, model.noise, model.seed);
-            let mask = GrayImage::from_raw(
-                width,
-                height,
-                dist.iter().map(|&d| if d > t { 255 } else { 0 }).collect(),
-            )
-            .expect("mask has the image's size");
+            let (t, noise) = (model.threshold, model.noise);
             let radius = opts
                 .morphology_radius
                 .unwrap_or_else(|| morphology::auto_radius(width, height));
-            (mask, t, noise, seed, radius)
+            let (mask, strong) = threshold_masks(&model, width, height, opts);
+            (mask, Some(strong), t, noise, model.seed, radius)
         }
     };
     morphology::clean(&mut mask, radius);
     let (labels, blobs) = components::label_blobs(&mask);
-
     let reference = classify::reference_area(&blobs, width, height);
-    let mut pieces = Vec::new();
-    let mut rejected = Vec::new();
-    for blob in &blobs {
-        match classify::classify(
+    let verdict = |blob: &components::Blob| {
+        classify::classify(
             blob,
             reference,
             width,
             height,
             opts.min_speck_fraction,
             opts.merged_factor,
-        ) {
-            Verdict::Piece => pieces.push(blob),
+        )
+    };
+    let mut pieces = Vec::new();
+    let mut rejected = Vec::new();
+    let mut merged = Vec::new();
+    for blob in &blobs {
+        match verdict(blob) {
+            Verdict::Piece => pieces.push((blob.clone(), region_of(&labels, blob))),
+            Verdict::Reject(RejectReason::Merged | RejectReason::Clipped) if strong.is_some() => {
+                merged.push(blob.label)
+            }
             Verdict::Reject(reason) => rejected.push(classify::rejected(blob, reason)),
         }
     }
-    let pieces = classify::reading_order(&pieces)
-        .into_iter()
-        .map(|i| {
-            let blob = pieces[i];
-            PieceRegion {
-                bbox: blob.bbox,
-                mask: components::crop_mask(&labels, blob),
-                area: blob.area,
+    if let (Some(mut strong), false) = (strong, merged.is_empty()) {
+        // A blob too large for one piece, or touching the border, may be pieces welded by the
+        // low pass (a soft shadow or blurred edges filling a narrow gap): it is segmented again
+        // from its strong pixels only, as a single threshold would have.
+        for (s, l) in strong.iter_mut().zip(labels.iter()) {
+            if !merged.contains(l) {
+                *s = 0;
             }
-        })
-        .collect();
+        }
+        morphology::clean(&mut strong, radius);
+        let (labels, blobs) = components::label_blobs(&strong);
+        for blob in &blobs {
+            match verdict(blob) {
+                Verdict::Piece => pieces.push((blob.clone(), region_of(&labels, blob))),
+                Verdict::Reject(reason) => rejected.push(classify::rejected(blob, reason)),
+            }
+        }
+    }
+    let order = classify::reading_order(&pieces.iter().map(|p| &p.0).collect::<Vec<_>>());
+    let mut slots: Vec<Option<PieceRegion>> = pieces.into_iter().map(|p| Some(p.1)).collect();
+    let pieces = order.into_iter().filter_map(|i| slots[i].take()).collect();
     rejected.sort_by_key(|r| (r.bbox[1], r.bbox[0]));
     (
         Segmentation { pieces, rejected },
@@ -222,9 +241,47 @@ pub fn segment_with_diagnostics(
     )
 }
 
+/// A blob's cropped mask as a piece region.
+fn region_of(labels: &components::Labels, blob: &components::Blob) -> PieceRegion {
+    PieceRegion {
+        bbox: blob.bbox,
+        mask: components::crop_mask(labels, blob),
+        area: blob.area,
+    }
+}
+
+/// The piece mask by hysteresis (see [`threshold::hysteresis`]), and the strong pixels alone.
+///
+/// The low pass accepts a pixel at [`LOW_NOISE_FACTOR`] × the background noise from the
+/// background, unless it looks like the background in shade: its shadow-forgiving distance,
+/// averaged over a 3 × 3 box so JPEG and sensor noise do not let the growth leak through a
+/// shadow pixel by pixel, must also exceed [`SHADE_NOISE_FACTOR`] × the noise.
+fn threshold_masks(
+    model: &BackgroundModel,
+    width: u32,
+    height: u32,
+    opts: &SegmentOptions,
+) -> (GrayImage, GrayImage) {
+    let (dist, t, noise) = (&model.distances, model.threshold, model.noise);
+    let low = opts
+        .threshold
+        .unwrap_or_else(|| (LOW_NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD))
+        .min(t);
+    let shade = (SHADE_NOISE_FACTOR * noise).max(MIN_SHADE_DISTANCE);
+    let mask = threshold::hysteresis(dist, width as usize, t, |j| {
+        dist[j] > low && model.shadowless[j] > shade
+    });
+    let strong = dist.iter().map(|&d| u8::from(d > t) * 255).collect();
+    let image = |v| GrayImage::from_raw(width, height, v).expect("mask has the image's size");
+    (image(mask), image(strong))
+}
+
 /// The background model's result: every pixel's distance from it and the threshold.
 struct BackgroundModel {
     distances: Vec<f32>,
+    /// Distances with shadows of the background forgiven ([`colour::shadow_distance`]): what
+    /// the low pass of the hysteresis reads, so it grows into faint print but not into shade.
+    shadowless: Vec<f32>,
     threshold: f32,
     noise: f32,
     seed: [f32; 3],
@@ -249,13 +306,19 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
         let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
         field = BackgroundField::grow(&lab, block, seed, GROWTH_TOLERANCE);
         let dist = sampled_distances(&lab, &field, wl);
-        let (t, _) = auto_threshold(&dist, opts);
-        field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= t);
+        // Only pixels near the first field count as background for the refined one, by the
+        // low threshold: a piece whose colour is near the background sits under Otsu's
+        // threshold, and taking its pixels in would tint the field around it.
+        let (t, noise) = auto_threshold(&dist, opts);
+        let low = (LOW_NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD).min(t);
+        field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= low);
     }
-    let dist = full_distances(img, &field, wl);
+    let (dist, mut shadowless) = full_distances(img, &field, wl);
+    threshold::box_blur(&mut shadowless, width as usize, 1);
     let (threshold, noise) = auto_threshold(&dist, opts);
     BackgroundModel {
         distances: dist,
+        shadowless,
         threshold,
         noise,
         seed,
@@ -293,28 +356,37 @@ fn sampled_distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f3
     out
 }
 
-/// Distance of every source pixel from the background model, row-parallel, converting to Lab
-/// on the fly (a full-size Lab copy of a 12 MP photo would be 144 MB).
-fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> Vec<f32> {
+/// Distance of every source pixel from the background model, plain and with shadows forgiven,
+/// row-parallel, converting to Lab on the fly (a full-size Lab copy of a 12 MP photo would be
+/// 144 MB).
+fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> (Vec<f32>, Vec<f32>) {
     let w = img.width() as usize;
     let conv = LabConverter::new();
     let mut out = vec![0f32; w * img.height() as usize];
+    let mut shadowless = vec![0f32; out.len()];
     out.par_chunks_mut(w)
+        .zip(shadowless.par_chunks_mut(w))
         .zip(img.par_chunks(3 * w))
         .enumerate()
-        .for_each_init(Vec::new, |bg, (y, (row, src))| {
+        .for_each_init(Vec::new, |bg, (y, ((row, row_s), src))| {
             field.row(y as u32, img.width(), 1, bg);
             // Runs of one colour (masks, whitened or flat backgrounds) convert once.
             let mut last = ([0u8; 3], conv.lab([0; 3]));
-            for ((d, p), &q) in row.iter_mut().zip(src.chunks_exact(3)).zip(bg.iter()) {
+            for (((d, s), p), &q) in row
+                .iter_mut()
+                .zip(row_s.iter_mut())
+                .zip(src.chunks_exact(3))
+                .zip(bg.iter())
+            {
                 let rgb = [p[0], p[1], p[2]];
                 if rgb != last.0 {
                     last = (rgb, conv.lab(rgb));
                 }
                 *d = distance(last.1, q, wl);
+                *s = shadow_distance(last.1, q, wl);
             }
         });
-    out
+    (out, shadowless)
 }
 
 /// The threshold (override or automatic) and the background noise level.

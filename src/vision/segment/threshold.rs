@@ -78,6 +78,73 @@ impl DistanceHistogram {
     }
 }
 
+/// Hysteresis thresholding: a pixel is piece when its distance `strong` from the background is
+/// above `high`, or when `joins` accepts it and it is 8-connected through accepted pixels to
+/// one above `high`.
+///
+/// Why: one global threshold must sit above the background's noise *and* its shadows, and
+/// Otsu on a picture-faced puzzle lands high (40 ΔE on a dark scan whose background noise is
+/// 2 ΔE), so a piece whose print comes close to the background loses those patches and falls
+/// apart into specks. Those patches are still clearly off the background's noise, and they are
+/// attached to the rest of their piece, which is what the low pass follows.
+pub fn hysteresis(
+    strong: &[f32],
+    width: usize,
+    high: f32,
+    joins: impl Fn(usize) -> bool,
+) -> Vec<u8> {
+    let height = if width == 0 { 0 } else { strong.len() / width };
+    let mut mask: Vec<u8> = strong.iter().map(|&d| u8::from(d > high) * 255).collect();
+    let mut stack: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] != 0).collect();
+    while let Some(i) = stack.pop() {
+        let (x, y) = (i % width, i / width);
+        for ny in y.saturating_sub(1)..(y + 2).min(height) {
+            for nx in x.saturating_sub(1)..(x + 2).min(width) {
+                let j = ny * width + nx;
+                if mask[j] == 0 && joins(j) {
+                    mask[j] = 255;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    mask
+}
+
+/// Mean over the (2r+1)² box around each pixel (clamped at the edges), separably.
+pub fn box_blur(values: &mut [f32], width: usize, radius: usize) {
+    if radius == 0 || width == 0 {
+        return;
+    }
+    let height = values.len() / width;
+    let mut tmp = vec![0f32; values.len()];
+    let pass =
+        |src: &[f32], dst: &mut [f32], n: usize, stride: usize, lines: usize, step: usize| {
+            for l in 0..lines {
+                let at = |k: usize| src[l * step + k * stride];
+                let mut sum = 0f32;
+                let mut count = 0usize;
+                for k in 0..radius.min(n) {
+                    sum += at(k);
+                    count += 1;
+                }
+                for k in 0..n {
+                    if k + radius < n {
+                        sum += at(k + radius);
+                        count += 1;
+                    }
+                    if k > radius {
+                        sum -= at(k - radius - 1);
+                        count -= 1;
+                    }
+                    dst[l * step + k * stride] = sum / count as f32;
+                }
+            }
+        };
+    pass(values, &mut tmp, width, 1, height, width);
+    pass(&tmp, values, height, width, width, 1);
+}
+
 fn bin_of(d: f32) -> usize {
     ((d / BIN) as usize).min(BINS - 1)
 }
@@ -94,6 +161,19 @@ mod tests {
         d.extend(std::iter::repeat_n(50.0, 300));
         let t = DistanceHistogram::new(&d).otsu();
         assert!((2.0..40.0).contains(&t), "threshold {t}");
+    }
+
+    #[test]
+    fn hysteresis_keeps_weak_pixels_only_when_attached_to_strong_ones() {
+        // Row 0: weak run attached to a strong pixel; row 2: an isolated weak run.
+        let d = [
+            9.0, 3.0, 3.0, 0.0, 0.0, //
+            0.0, 0.0, 0.0, 0.0, 0.0, //
+            0.0, 3.0, 3.0, 0.0, 0.0,
+        ];
+        let m = hysteresis(&d, 5, 5.0, |j| d[j] > 2.0);
+        assert_eq!(&m[..5], &[255, 255, 255, 0, 0]);
+        assert!(m[5..].iter().all(|&v| v == 0));
     }
 
     #[test]
