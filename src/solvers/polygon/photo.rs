@@ -132,7 +132,10 @@ pub fn photo_puzzle(pieces: &PhotoPieces, target: Vec<Vec<Pt>>) -> Puzzle {
 /// fit noise (vertices come from intersecting two fitted lines, so they scatter more than the
 /// points), relative to √(target area) as the solver wants it, at most a quarter of the
 /// shortest side and 0.05. Area tolerance: a band of 1 px along every piece's perimeter,
-/// relative to the total area (at least 1 %).
+/// relative to the total area (at least 1 %). The memo of impossible regions is off: its key
+/// quantises vertices on a grid of 8√2 eps, which for measured pieces (eps of a few pixels) is
+/// coarse enough for two different regions to share a key and a solvable one to be pruned,
+/// while noisy regions reached by different paths never coincide anyway.
 pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
     let scale = super::puzzle_scale(puzzle);
     let shortest = pieces
@@ -149,6 +152,7 @@ pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
     Options {
         tolerance: (eps_px / scale).clamp(1e-6, 0.05),
         area_tolerance: (perimeter / pieces.area.max(1.0)).clamp(0.01, 0.2),
+        memo_limit: 0,
         ..Options::default()
     }
 }

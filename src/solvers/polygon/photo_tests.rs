@@ -2,9 +2,10 @@ use super::*;
 use crate::chain::ChainCode;
 use crate::solvers::polygon::{solve, Options, Placement};
 
-/// The boundary pixels of a filled polygon (pixel centres inside it), in any order.
-fn boundary_pixels(poly: &[Pt], w: i32, h: i32) -> Vec<Pt> {
-    let inside = |x: i32, y: i32| {
+/// Traces `poly` (image pixels) the way the photo path sees a piece: the pixels whose centre is
+/// inside form the mask, the real tracer gives the chain.
+fn traced(poly: &[Pt]) -> Piece {
+    let inside = |x: u32, y: u32| {
         let p = [x as f64 + 0.5, y as f64 + 0.5];
         let mut odd = false;
         for k in 0..poly.len() {
@@ -17,19 +18,53 @@ fn boundary_pixels(poly: &[Pt], w: i32, h: i32) -> Vec<Pt> {
         }
         odd
     };
-    let mut out = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            if inside(x, y)
-                && [(1, 0), (-1, 0), (0, 1), (0, -1)]
-                    .iter()
-                    .any(|(dx, dy)| !inside(x + dx, y + dy))
-            {
-                out.push([x as f64 + 0.5, y as f64 + 0.5]);
-            }
-        }
+    let w = poly.iter().map(|p| p[0]).fold(0.0, f64::max).ceil() as u32 + 3;
+    let h = poly.iter().map(|p| p[1]).fold(0.0, f64::max).ceil() as u32 + 3;
+    let mask = image::GrayImage::from_fn(w, h, |x, y| image::Luma([255 * u8::from(inside(x, y))]));
+    let region = crate::vision::PieceRegion::from_mask(mask);
+    let mut opts = crate::vision::DescribeOptions::default();
+    opts.critical.four_sided = false;
+    crate::vision::describe_piece(1, "a.png", &region, &opts).expect("traces")
+}
+
+/// Each vertex of `truth` has a straightened vertex within `px`, and there are no others.
+fn assert_vertices(s: &Straightened, truth: &[Pt], px: f64) {
+    assert_eq!(s.polygon.len(), truth.len(), "{:?}", s.polygon);
+    for t in truth {
+        let d = s
+            .polygon
+            .iter()
+            .map(|p| dist(*p, *t))
+            .fold(f64::MAX, f64::min);
+        assert!(d < px, "vertex {t:?} off by {d}: {:?}", s.polygon);
     }
-    out
+}
+
+#[test]
+fn straightening_recovers_a_tilted_triangle_to_subpixel() {
+    let truth = [[20.3, 15.2], [140.7, 40.1], [60.2, 130.9]];
+    let s = straighten(&traced(&truth)).expect("straightens");
+    assert_vertices(&s, &truth, 0.5);
+    let (a, b) = (signed_area(&s.polygon).abs(), signed_area(&truth).abs());
+    assert!((a - b).abs() / b < 0.005, "area {a} vs {b}");
+    assert!(s.residual < 0.6, "residual {}", s.residual);
+}
+
+#[test]
+fn a_flat_corner_is_kept_and_a_sharp_tip_is_one_vertex() {
+    // A 6° bend in the middle of a long side (3.7 px off the chord), and an 18° tip.
+    let truth = [
+        [10.0, 10.0],
+        [80.0, 13.7],
+        [150.0, 10.0],
+        [120.0, 120.0],
+        [20.4, 40.2],
+    ];
+    let s = straighten(&traced(&truth)).expect("straightens");
+    assert_vertices(&s, &truth, 1.0);
+    let sharp = [[10.0, 100.0], [160.0, 73.5], [150.0, 120.0]];
+    let s = straighten(&traced(&sharp)).expect("straightens");
+    assert_vertices(&s, &sharp, 1.5);
 }
 
 #[test]
