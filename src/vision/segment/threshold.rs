@@ -93,7 +93,7 @@ pub fn hysteresis(
     high: f32,
     joins: impl Fn(usize) -> bool,
 ) -> Vec<u8> {
-    let height = if width == 0 { 0 } else { strong.len() / width };
+    let height = strong.len().checked_div(width).unwrap_or(0);
     let mut mask: Vec<u8> = strong.iter().map(|&d| u8::from(d > high) * 255).collect();
     let mut stack: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] != 0).collect();
     while let Some(i) = stack.pop() {
@@ -116,7 +116,7 @@ pub fn box_blur(values: &mut [f32], width: usize, radius: usize) {
     if radius == 0 || width == 0 {
         return;
     }
-    let height = values.len() / width;
+    let height = values.len().checked_div(width).unwrap_or(0);
     let mut tmp = vec![0f32; values.len()];
     let pass =
         |src: &[f32], dst: &mut [f32], n: usize, stride: usize, lines: usize, step: usize| {
