@@ -9,7 +9,8 @@ use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
-    photo_assembly, photo_options, photo_pieces, photo_puzzle, scale_target, straighten,
+    calibrate_edges, photo_assembly, photo_options, photo_pieces, photo_puzzle, scale_target,
+    straighten,
 };
 use crate::solvers::polygon::{parse_puzzle, render, solve, target_area};
 use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
@@ -37,12 +38,14 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         eprintln!("jigsaw: error: {e}");
     }
     let set = run.set;
-    let pieces = photo_pieces(&set)?;
+    let mut pieces = photo_pieces(&set)?;
     let (target, from_image) = read_target(target_path, &opts)?;
-    let target = if from_image {
-        scale_target(&target, pieces.area)
+    let (target, edge_offset) = if from_image {
+        (scale_target(&target, pieces.area), 0.0)
     } else {
-        target
+        // A target of known size measures the segmentation's edge bias.
+        let offset = calibrate_edges(&mut pieces, target_area(&target), 1.5);
+        (target, offset)
     };
     let puzzle = photo_puzzle(&pieces, target);
     let options = photo_options(&pieces, &puzzle);
@@ -74,6 +77,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         "solved": solution.is_some(),
         "pieces": pieces.ids.len(),
         "noise_px": pieces.noise_px,
+        "edge_offset_px": edge_offset,
         "pieces_area": pieces.area,
         "target_area": target_area(&puzzle.target),
         "tolerance": options.tolerance,
