@@ -182,17 +182,16 @@ fn classic_100_from_true_corners_is_perfect() {
     assert!(a.junctions.iter().all(|j| j.radiality >= 3));
 }
 
-/// End to end on rendered scans: generated images → segmentation, tracing, corners, features
-/// → assembly, scored against the generator's truth. Three seeds, so no one layout decides.
-/// Measured 87.2 / 100 / 97.8 % (seeds 1–3, 120 px per piece); the issue asks for 100 %, and
-/// these floors guard the front end's and the solver's progress until then.
-#[test]
-fn classic_100_scans_end_to_end() {
+/// End to end on rendered images: generated images → segmentation, tracing, corners,
+/// features → assembly, scored against the generator's truth; 100 classic pieces at 120 px,
+/// several seeds so no one layout decides. Returns (mean neighbour accuracy, fewest placed).
+fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, usize) {
     let dir = scratch();
-    let mut total = 0.0;
-    for seed in 1..=3u64 {
+    let (mut total, mut fewest) = (0.0, usize::MAX);
+    for &seed in seeds {
         let mut p = Params::new(Kind::Classic, 100, seed);
         p.px_per_piece = 120.0;
+        p.style = style;
         let out = generate(&p).expect("generates");
         let at = dir.path().join(format!("seed-{seed}"));
         jigsaw::synth::write(&out, &at, false).expect("writes");
@@ -202,13 +201,32 @@ fn classic_100_scans_end_to_end() {
         assert_eq!(run.set.pieces.len(), 100, "seed {seed}: every piece found");
         let report = assemble(&run.set);
         let s = score(&report.assembly, &out.truth).expect("scores");
-        assert!(s.pieces_placed >= 94, "seed {seed}: {}", s.summary());
         total += s.neighbour_accuracy;
+        fewest = fewest.min(s.pieces_placed);
     }
+    (total / seeds.len() as f64, fewest)
+}
+
+/// Scans: measured 87.2 / 100 / 97.8 % (seeds 1–3); the issue asks for 100 %, and these
+/// floors guard the front end's and the solver's progress until then.
+#[test]
+fn classic_100_scans_end_to_end() {
+    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Scan, &[1, 2, 3]);
     assert!(
-        total / 3.0 >= 0.93,
-        "mean neighbour accuracy {:.3}",
-        total / 3.0
+        fewest >= 94 && mean >= 0.93,
+        "mean {mean:.3}, fewest placed {fewest}"
+    );
+}
+
+/// Photos (uneven light, shadow, blur, JPEG): measured 52.8 / 27.8 / 75.6 % (seeds 2–4), up
+/// from 3–10 % before the solver learnt to undo the outlines' bias (`assembly::bias`); a floor
+/// far from the goal, kept so the photo path cannot silently fall back.
+#[test]
+fn classic_100_photos_end_to_end() {
+    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[2, 3, 4]);
+    assert!(
+        fewest >= 90 && mean >= 0.45,
+        "mean {mean:.3}, fewest placed {fewest}"
     );
 }
 
