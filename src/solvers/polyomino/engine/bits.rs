@@ -96,6 +96,20 @@ impl<const W: usize> Bits<W> {
         r
     }
 
+    /// The 64 bits from index `start` on, as one word (bits past the end read as 0).
+    #[inline(always)]
+    pub fn window(&self, start: usize) -> u64 {
+        let (w, off) = (start / 64, start % 64);
+        if w >= W {
+            return 0;
+        }
+        let mut r = self.0[w] >> off;
+        if off != 0 && w + 1 < W {
+            r |= self.0[w + 1] << (64 - off);
+        }
+        r
+    }
+
     /// Shift towards higher indices by `n` (1 ≤ n < 64).
     #[inline(always)]
     pub fn shifted_up(self, n: u32) -> Self {
@@ -139,5 +153,10 @@ mod tests {
         assert_eq!(c.lowest_bit().lowest(), Some(5));
         assert_eq!(c.count(), 2);
         assert_eq!(c.complement().complement(), c);
+        assert_eq!(c.window(0), 1 << 5);
+        assert_eq!(c.window(60), 1 << 10);
+        assert_eq!(c.window(70), 1);
+        assert_eq!(c.window(71), 0);
+        assert_eq!(c.window(128), 0);
     }
 }
