@@ -149,7 +149,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         };
         let t = self.table;
         let (lo, hi) = t.candidates(cell, &occupied);
-        for (entry, &pid) in t.entries[lo..hi].iter().zip(&t.pids[lo..hi]) {
+        for (i, entry) in t.entries[lo..hi].iter().enumerate() {
             if entry.mask.intersects(occupied) | (entry.kind_bit & unused == 0) {
                 continue;
             }
@@ -163,7 +163,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
             if !self.viable(next) {
                 continue;
             }
-            self.stack[depth] = pid as usize;
+            self.stack[depth] = t.pids[lo + i] as usize;
             if entry.kind_bit & self.multiple == 0 {
                 self.descend(next, unused & !entry.kind_bit, depth + 1);
             } else {

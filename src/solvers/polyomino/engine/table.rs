@@ -16,6 +16,8 @@ use crate::solvers::polyomino::placements::Plan;
 const MAX_HALF: u32 = 4;
 /// Memory budget for the duplicated candidate lists.
 const BUDGET_BYTES: usize = 64 << 20;
+/// Most list entries for which the table build also runs the local pocket test.
+const LOCAL_CUT_LISTS: usize = 1 << 20;
 /// Growth steps of the static pocket test before a flood is taken to be open board.
 const POCKET_STEPS: usize = 8;
 
@@ -88,6 +90,25 @@ impl<const W: usize> Geometry<W> {
     pub fn has_lone_square(&self, occupied: Bits<W>) -> bool {
         let empty = occupied.complement();
         !empty.and_not(self.neighbours(empty)).is_zero()
+    }
+
+    /// True when a square of `seeds` lies in a closed pocket of empty squares (the complement
+    /// of `occupied`) smaller than `min`. Each flood stops once it reaches `min` squares.
+    pub fn walls_off_small(&self, occupied: Bits<W>, seeds: Bits<W>, min: u32) -> bool {
+        let empty = occupied.complement();
+        let mut seeds = seeds.and(empty);
+        while !seeds.is_zero() {
+            let mut comp = seeds.lowest_bit();
+            while comp.count() < min {
+                let grown = comp.or(self.neighbours(comp)).and(empty);
+                if grown == comp {
+                    return true;
+                }
+                comp = grown;
+            }
+            seeds = seeds.and_not(comp);
+        }
+        false
     }
 
     /// False when `occupied` walls off, next to `placed`, a pocket whose size is below
@@ -164,7 +185,7 @@ impl<const W: usize> Table<W> {
         }
         let entry_bytes = std::mem::size_of::<Entry<W>>() + 4;
         let mut half = MAX_HALF;
-        let (second, footprints) = loop {
+        let (second, footprints, lists) = loop {
             let second = (1 + half as usize).max(minor.saturating_sub(1));
             let footprints = footprints(plan, &by_anchor, half, second);
             let lists: usize = footprints
@@ -174,7 +195,7 @@ impl<const W: usize> Table<W> {
                 .sum();
             let bytes = lists * entry_bytes + (len << (2 * half)) * 4;
             if half == 0 || bytes <= BUDGET_BYTES {
-                break (second, footprints);
+                break (second, footprints, lists);
             }
             half -= 1;
         };
@@ -185,22 +206,42 @@ impl<const W: usize> Table<W> {
             entries: Vec::new(),
             pids: Vec::new(),
         };
+        let masks: Vec<Bits<W>> = plan.placements.iter().map(|p| mask_of(&p.cells)).collect();
+        let local_cut = min >= 2 && lists <= LOCAL_CUT_LISTS;
+        let mut before = Bits::<W>::ZERO;
         for (anchor, cands) in by_anchor.iter().enumerate() {
             let fps = &footprints[anchor];
+            let key_cells: Vec<usize> = (0..half as usize)
+                .map(|j| anchor + 1 + j)
+                .chain((0..half as usize).map(|j| anchor + second + j))
+                .collect();
             for key in 0..1u32 << (2 * half) {
                 t.starts.push(t.entries.len() as u32);
+                // What the search knows here: every square before the anchor is covered, and
+                // the key squares are covered or empty as the key says.
+                let (mut known, mut empty) = (geometry.blocked.or(before), Bits::<W>::ZERO);
+                for (j, &c) in key_cells.iter().enumerate().filter(|(_, &c)| c < 64 * W) {
+                    if key >> j & 1 == 1 {
+                        known.set(c);
+                    } else {
+                        empty.set(c);
+                    }
+                }
                 for (&p, &fp) in cands.iter().zip(fps) {
-                    if fp & key != 0 {
+                    let m = masks[p];
+                    if fp & key != 0
+                        || (local_cut && geometry.walls_off_small(known.or(m), empty, min))
+                    {
                         continue;
                     }
-                    let pl = &plan.placements[p];
                     t.entries.push(Entry {
-                        mask: mask_of(&pl.cells),
-                        kind_bit: 1 << pl.kind,
+                        mask: m,
+                        kind_bit: 1 << plan.placements[p].kind,
                     });
                     t.pids.push(p as u32);
                 }
             }
+            before.set(anchor);
         }
         t.starts.push(t.entries.len() as u32);
         t
