@@ -133,7 +133,7 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
     pub fn search(&mut self, occupied: Bits<W>) {
         let depth = self.stack.len();
         let pieces: usize = self.plan.kinds.iter().map(|k| k.instances.len()).sum();
-        self.stack.resize(depth.max(pieces), usize::MAX);
+        self.stack.resize(depth.max(pieces) + 1, usize::MAX);
         self.descend(occupied, self.unused, depth);
         self.stack.truncate(depth);
     }
