@@ -284,3 +284,48 @@ fn footprints(plan: &Plan, by_anchor: &[Vec<usize>], half: u32, second: usize) -
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solvers::polyomino::{parse, Freedom, Region};
+
+    /// A 3×4 board (numbered down its 3-square columns) for trominoes.
+    fn geometry() -> (Plan, Geometry<1>) {
+        let pieces = parse::pieces_text("###\n\n###\n\n###\n\n###").unwrap();
+        let plan = Plan::new(&pieces, &Region::rectangle(3, 4), Freedom::default());
+        let g = Geometry::new(&plan);
+        (plan, g)
+    }
+
+    #[test]
+    fn pocket_tests_see_walled_off_squares() {
+        let (plan, g) = geometry();
+        let at = |r: usize, c: usize| plan.layout.index(r, c);
+        assert_eq!(size_bounds(&plan), (3, 3));
+        // Column 0 full, and (0, 1), (2, 1) covered: (1, 1) is empty with an empty right
+        // neighbour (1, 2), so no lone square, but with (1, 2) covered too it is one.
+        let mut occ = g.blocked;
+        for i in [at(0, 0), at(1, 0), at(2, 0), at(0, 1), at(2, 1)] {
+            occ.set(i);
+        }
+        assert!(!g.has_lone_square(occ));
+        let mut walled = occ;
+        walled.set(at(1, 2));
+        assert!(g.has_lone_square(walled));
+        // (1, 1) and (1, 2) walled off together: a 2-square pocket, too small for a tromino
+        // but fine if dominoes were the smallest pieces.
+        let mut pair = occ;
+        for i in [at(0, 2), at(2, 2), at(1, 3)] {
+            pair.set(i);
+        }
+        let mut seed = Bits::ZERO;
+        seed.set(at(1, 1));
+        assert!(g.walls_off_small(pair, seed, 3));
+        assert!(!g.walls_off_small(pair, seed, 2));
+        assert!(
+            !g.walls_off_small(occ, seed, 3),
+            "open to the rest of the board"
+        );
+    }
+}
