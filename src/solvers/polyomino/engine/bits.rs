@@ -62,6 +62,17 @@ impl<const W: usize> Bits<W> {
         acc != 0
     }
 
+    /// Nonzero exactly when the sets intersect (a word to combine with other tests into one
+    /// branch).
+    #[inline(always)]
+    pub fn overlap(self, o: Self) -> u64 {
+        let mut acc = 0;
+        for w in 0..W {
+            acc |= self.0[w] & o.0[w];
+        }
+        acc
+    }
+
     #[inline(always)]
     pub fn is_zero(self) -> bool {
         self.0.iter().all(|&w| w == 0)

@@ -116,13 +116,13 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         let t = self.table;
         let (lo, hi) = t.candidates(cell, &occupied);
         let mut out = Vec::new();
-        for (e, entry) in t.entries[lo..hi].iter().enumerate() {
-            if entry.mask.intersects(occupied) || entry.kind_bit & self.unused == 0 {
+        for entry in &t.entries[lo..hi] {
+            if entry.mask.intersects(occupied) || self.unused >> entry.kind & 1 == 0 {
                 continue;
             }
             self.nodes += 1;
             if self.viable(occupied.or(entry.mask)) {
-                out.push(t.pids[lo + e] as usize);
+                out.push(entry.pid as usize);
             }
         }
         Some(out)
@@ -149,8 +149,9 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         };
         let t = self.table;
         let (lo, hi) = t.candidates(cell, &occupied);
-        for (i, entry) in t.entries[lo..hi].iter().enumerate() {
-            if entry.mask.intersects(occupied) | (entry.kind_bit & unused == 0) {
+        for entry in &t.entries[lo..hi] {
+            // One branch for both tests: a clash on the board, or no piece of the kind left.
+            if entry.mask.overlap(occupied) | (!unused >> entry.kind & 1) != 0 {
                 continue;
             }
             if self.nodes == self.max_nodes {
@@ -163,14 +164,15 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
             if !self.viable(next) {
                 continue;
             }
-            self.stack[depth] = t.pids[lo + i] as usize;
-            if entry.kind_bit & self.multiple == 0 {
-                self.descend(next, unused & !entry.kind_bit, depth + 1);
+            self.stack[depth] = entry.pid as usize;
+            let bit = 1 << entry.kind;
+            if bit & self.multiple == 0 {
+                self.descend(next, unused & !bit, depth + 1);
             } else {
-                let k = entry.kind_bit.trailing_zeros() as usize;
+                let k = entry.kind as usize;
                 self.remaining[k] -= 1;
                 let left = if self.remaining[k] == 0 {
-                    unused & !entry.kind_bit
+                    unused & !bit
                 } else {
                     unused
                 };

@@ -21,12 +21,13 @@ const LOCAL_CUT_LISTS: usize = 1 << 20;
 /// Growth steps of the static pocket test before a flood is taken to be open board.
 const POCKET_STEPS: usize = 8;
 
-/// One candidate: the squares it covers and its kind as a bit, so one test rejects both a
-/// clash on the board and a kind with no piece left.
+/// One candidate: the squares it covers, its placement index and its kind (16 bytes on a
+/// one-word board, so a list is read as one contiguous run).
 #[derive(Clone, Copy, Debug)]
 pub struct Entry<const W: usize> {
     pub mask: Bits<W>,
-    pub kind_bit: u64,
+    pub pid: u32,
+    pub kind: u32,
 }
 
 pub struct Table<const W: usize> {
@@ -37,8 +38,6 @@ pub struct Table<const W: usize> {
     /// `starts[(anchor << 2 * half) | key]`: first entry of that list; one extra at the end.
     starts: Vec<u32>,
     pub entries: Vec<Entry<W>>,
-    /// Placement index of each entry.
-    pub pids: Vec<u32>,
 }
 
 /// The board geometry the static and dynamic pocket tests share.
@@ -183,7 +182,7 @@ impl<const W: usize> Table<W> {
                 by_anchor[pl.cells[0]].push(p);
             }
         }
-        let entry_bytes = std::mem::size_of::<Entry<W>>() + 4;
+        let entry_bytes = std::mem::size_of::<Entry<W>>();
         let mut half = MAX_HALF;
         let (second, footprints, lists) = loop {
             let second = (1 + half as usize).max(minor.saturating_sub(1));
@@ -204,7 +203,6 @@ impl<const W: usize> Table<W> {
             second,
             starts: Vec::with_capacity((len << (2 * half)) + 1),
             entries: Vec::new(),
-            pids: Vec::new(),
         };
         let masks: Vec<Bits<W>> = plan.placements.iter().map(|p| mask_of(&p.cells)).collect();
         let local_cut = min >= 2 && lists <= LOCAL_CUT_LISTS;
@@ -236,9 +234,9 @@ impl<const W: usize> Table<W> {
                     }
                     t.entries.push(Entry {
                         mask: m,
-                        kind_bit: 1 << plan.placements[p].kind,
+                        pid: p as u32,
+                        kind: plan.placements[p].kind as u32,
                     });
-                    t.pids.push(p as u32);
                 }
             }
             before.set(anchor);
