@@ -379,3 +379,57 @@ fn two_mixed_puzzles_come_out_as_two_clusters() {
         assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
     }
 }
+
+/// svalat's `real-1.png`: 9 real interior pieces and the author's 9 adjacency pairs `a:s <-> b:t`
+/// (ids in the raster order of each piece's first pixel, sides in the author's own numbering,
+/// so only the pairs are compared). Measured: 4 of the 9 pairs found (and 4 wrong ones); the
+/// issue asks for all 9. The floor keeps the real-photo path from falling back unnoticed.
+#[test]
+fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
+    let Some(root) = crate::util::shared_data("real/svalat-rust-puzzle-solver/tests") else {
+        return;
+    };
+    let run = trace_images(
+        &[root.join("real-1.png")],
+        &PipelineOptions::default(),
+        &|_| {},
+    );
+    assert_eq!(run.set.pieces.len(), 9);
+    let mut order: Vec<&Piece> = run.set.pieces.iter().collect();
+    order.sort_by_key(|p| (p.bbox[1], p.bbox[0]));
+    let author = |id: u32| order.iter().position(|p| p.id == id).expect("traced id");
+    let text = std::fs::read_to_string(root.join("real-1.txt")).expect("ground truth");
+    let truth: std::collections::BTreeSet<(usize, usize)> = text
+        .lines()
+        .filter_map(|l| l.split_once("<->"))
+        .map(|(a, b)| {
+            let id = |s: &str| {
+                s.trim()
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap()
+            };
+            (id(a).min(id(b)), id(a).max(id(b)))
+        })
+        .collect();
+    assert_eq!(truth.len(), 9);
+    let report = assemble(&run.set);
+    let piece_of = |label: &str| label.split('.').next().unwrap().parse::<u32>().unwrap();
+    let found: std::collections::BTreeSet<(usize, usize)> = report
+        .assembly
+        .pieces
+        .iter()
+        .flat_map(|p| p.mates.iter())
+        .map(|m| {
+            let (a, b) = (author(piece_of(&m.chainlet)), author(piece_of(&m.mate)));
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    let right = found.intersection(&truth).count();
+    assert!(
+        right >= 4,
+        "{right} of 9 author pairs; found {found:?}, truth {truth:?}"
+    );
+}
