@@ -187,9 +187,10 @@ fn luca_sartore_corners_match_the_authors() {
         "lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}",
         errors.len()
     );
-    // The issue asks for 99%; we reach 208/222 (93.7%): two pieces whose knobs hide a corner
-    // and a dozen within 2–5%. Guard the level reached so it cannot regress.
-    assert!(good as f64 >= 0.93 * errors.len() as f64);
+    // The issue asks for 99%; we reach 219/222 (98.6%). The misses are within 2.1% of piece
+    // size: one piece whose bent flap the author marks at its tip, and one blunted corner
+    // (counted twice: the same piece is in test_4x5 and test_5x8). Guard the level reached.
+    assert!(good as f64 >= 0.985 * errors.len() as f64);
 }
 
 // ---- `jigsaw trace` end to end -------------------------------------------------------------
