@@ -143,3 +143,38 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
 fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
     (a[0] - b[0]).hypot(a[1] - b[1])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A square whose top-left corner is rounded off with a 40 px radius: no sharp turn marks
+    /// it, but its two sides run straight into it, so a candidate lies where they meet.
+    #[test]
+    fn a_rounded_corner_is_implied_by_its_sides() {
+        let (lo, hi, r) = (30.0, 630.0, 40.0);
+        let mask = image::GrayImage::from_fn(660, 660, |x, y| {
+            let (x, y) = (f64::from(x), f64::from(y));
+            let square = (lo..=hi).contains(&x) && (lo..=hi).contains(&y);
+            let cut = x < lo + r && y < lo + r && (x - lo - r).hypot(y - lo - r) > r;
+            image::Luma([if square && !cut { 255 } else { 0 }])
+        });
+        let chain = crate::vision::trace_mask(&mask).unwrap();
+        let outline = Outline::new(&chain);
+        let pts = outline.smoothed(1.5);
+        let found = run_corners(&outline, &pts);
+        assert!(
+            found
+                .iter()
+                .any(|c| (c.point.x - lo).hypot(c.point.y - lo) < 2.0
+                    && (c.point.angle_deg - 90.0).abs() < 3.0),
+            "{:?}",
+            found
+                .iter()
+                .map(|c| (c.point.x, c.point.y))
+                .collect::<Vec<_>>()
+        );
+        // The sharp corners are implied too; every candidate is one of the four corners.
+        assert_eq!(found.len(), 4);
+    }
+}
