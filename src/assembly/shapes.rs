@@ -60,7 +60,9 @@ pub struct Shapes {
 /// flat sides of border pieces bow by a percent or two, knobs stand out by 20–30 %.
 const STRAIGHT_FRACTION: f64 = 0.06;
 
-pub fn build_shapes(set: &PieceSet) -> Shapes {
+/// The shapes of `set`'s pieces, each outline moved `inset` pixels inward along its normal
+/// (negative: outward) to undo a segmentation bias (see [`super::bias`]).
+pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
     let mut shapes = Shapes::default();
     for (pi, piece) in set.pieces.iter().enumerate() {
         let mut raw: Vec<P2> = piece
@@ -70,7 +72,7 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
             .map(|p| P2::new(p[0] as f64, p[1] as f64))
             .collect();
         raw.pop();
-        let outline = smooth_closed(&raw, 1.5);
+        let outline = inset_closed(&smooth_closed(&raw, 1.5), inset);
         let n = outline.len();
         let step = (n / POLYGON_POINTS).max(1);
         let polygon: Vec<P2> = outline.iter().step_by(step).copied().collect();
@@ -130,6 +132,23 @@ pub fn build_shapes(set: &PieceSet) -> Shapes {
     sizes.sort_by(f64::total_cmp);
     shapes.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
     shapes
+}
+
+/// Moves every point of a closed outline `by` pixels along its inward normal.
+fn inset_closed(outline: &[P2], by: f64) -> Vec<P2> {
+    let n = outline.len();
+    if by == 0.0 || n < 3 {
+        return outline.to_vec();
+    }
+    // Left normals point inward on a positively oriented outline.
+    let sign = signed_area(outline).signum();
+    (0..n)
+        .map(|i| {
+            let t = outline[(i + 1) % n] - outline[(i + n - 1) % n];
+            let inward = P2::new(-t.y, t.x).coords * sign / t.norm().max(1e-9);
+            outline[i] + inward * by
+        })
+        .collect()
 }
 
 fn is_straight(samples: &[P2]) -> bool {

@@ -10,6 +10,7 @@
 //! suppression leaves one point per corner.
 
 use super::outline::Outline;
+use super::sides::fit_line;
 use crate::piece_set::{CriticalKind, CriticalPoint};
 
 /// Detection settings, as fractions of the piece size (√area) so one setting serves a 70 px
@@ -205,9 +206,12 @@ pub fn discontinuities(outline: &Outline, opts: &CriticalOptions) -> Vec<Critica
     out
 }
 
-/// A possible corner: the point, and its sharp (short-chord) turn in degrees.
+#[derive(Clone)]
+/// A possible corner: the point, its outline sample, and its sharp (short-chord) turn in
+/// degrees.
 pub struct Candidate {
     pub point: CriticalPoint,
+    pub sample: usize,
     pub sharp_deg: f64,
 }
 
@@ -275,6 +279,7 @@ pub fn candidates(
                 angle_deg: angle,
                 kind: CriticalKind::Discontinuity,
             },
+            sample: best,
             sharp_deg: sharp[i],
         });
     }
@@ -315,7 +320,8 @@ fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option
         let sample: Vec<[f64; 2]> = (near..=far)
             .map(|k| pts[(i as isize + sign * k as isize).rem_euclid(n) as usize])
             .collect();
-        let (c, mut d) = fit_line(&sample);
+        let weighted: Vec<([f64; 2], f64)> = sample.iter().map(|&p| (p, 1.0)).collect();
+        let (c, mut d) = fit_line(&weighted);
         let (first, last) = (sample[0], sample[sample.len() - 1]);
         let travel = [
             (last[0] - first[0]) * sign as f64,
@@ -336,23 +342,6 @@ fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option
     let w = [q[0] - p[0], q[1] - p[1]];
     let s = (w[0] * v[1] - w[1] * v[0]) / cross;
     Some(([p[0] + s * u[0], p[1] + s * u[1]], turn_deg(u, v)))
-}
-
-/// Total least-squares line: centroid and unit direction.
-fn fit_line(pts: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
-    let m = pts.len().max(1) as f64;
-    let c = pts
-        .iter()
-        .fold([0.0, 0.0], |a, p| [a[0] + p[0] / m, a[1] + p[1] / m]);
-    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
-    for p in pts {
-        let (dx, dy) = (p[0] - c[0], p[1] - c[1]);
-        sxx += dx * dx;
-        sxy += dx * dy;
-        syy += dy * dy;
-    }
-    let theta = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-    (c, [theta.cos(), theta.sin()])
 }
 
 /// The outline sample within `reach` of `i` nearest the virtual corner: on a rounded corner the

@@ -5,6 +5,8 @@ mod critical;
 mod inflection;
 mod outline;
 mod quad;
+mod runs;
+mod sides;
 
 pub use critical::{candidates, discontinuities, turn_deg, Candidate, CriticalOptions};
 pub use inflection::inflections;

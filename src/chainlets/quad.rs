@@ -1,39 +1,136 @@
 //! The four-sided piece model. Most jigsaw pieces have four corners joined by four sides, and
 //! the corners span a near-rectangle. Locally, a corner rounded by a worn die looks like the
 //! lip of a cavity or the shoulder of a knob; the four corners together do not: they are the
-//! four sharp convex turns whose quadrilateral is closest to a rectangle and covers the piece.
-//! So among the sharp convex turns, pick the four that best form such a quadrilateral; if no
-//! four do, the piece is not four-sided and the local detector's answer stands.
+//! four convex corners whose quadrilateral is closest to a rectangle, covers the piece, and
+//! whose sides the outline runs along (straight shoulders either side of a knob or hole, or a
+//! flat edge). So among the sharp convex turns, and the corners implied by meeting straight
+//! runs where a corner left no sharp turn (see `runs`), pick the four that best form such a
+//! quadrilateral, then place each where its fitted side lines meet (see `sides`). If no four
+//! do, the piece is not four-sided and the local detector's answer stands.
 
-use super::critical::{candidates, CriticalOptions};
+use super::critical::{candidates, Candidate, CriticalOptions};
 use super::outline::Outline;
+use super::runs::run_corners;
+use super::sides::{snap_corners, Corner};
 use crate::piece_set::CriticalPoint;
 
 /// Weakest short-chord turn (degrees) considered as a possible corner.
 const MIN_SHARP: f64 = 20.0;
 /// Weakest arm-fit turn (degrees) considered.
 const MIN_TURN: f64 = 30.0;
-/// Most candidates examined (the strongest), bounding the search at C(14, 4) = 1001 quads.
-const MAX_CANDIDATES: usize = 14;
+/// Most candidates examined (the strongest), bounding the search at C(18, 4) = 3060 quads.
+const MAX_CANDIDATES: usize = 18;
+/// A corner implied by straight runs this close (fraction of piece size) to a sharp turn is
+/// that same corner.
+const SAME_CORNER: f64 = 0.03;
+/// Half-width of the band around a side's chord that counts as running along it, fraction of
+/// piece size.
+const SUPPORT_BAND: f64 = 0.02;
+/// Share of a side's chord that its outline must run along for full credit: a knob side's two
+/// shoulders make up about half of it.
+const FULL_SUPPORT: f64 = 0.5;
 /// Interior angles of the chosen quadrilateral must lie within 90° ± this.
 const MAX_SKEW_DEG: f64 = 35.0;
 /// The quadrilateral must cover at least this fraction of the piece's area.
 const MIN_COVER: f64 = 0.4;
+/// A corner whose side lines meet farther than this (fraction of piece size) from where its
+/// own local lines put it is damaged (chipped, blunted), and is placed by the side lines.
+const DAMAGED: f64 = 0.004;
 
 /// The four corners of a four-sided piece, in outline order, or `None`.
 pub fn quad_corners(outline: &Outline, opts: &CriticalOptions) -> Option<Vec<CriticalPoint>> {
-    let mut cands: Vec<_> = candidates(outline, opts, MIN_SHARP, MIN_TURN)
+    let sharp: Vec<Candidate> = candidates(outline, opts, MIN_SHARP, MIN_TURN)
         .into_iter()
         .filter(|c| c.sharp_deg > 0.0 && c.point.angle_deg > 0.0)
         .collect();
+    let size = outline.size();
+    let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
+    let mut found = best_quad(outline, &pts, sharp.clone());
+    // Only where the sharp turns make no quadrilateral whose sides all run along the outline
+    // is a corner missing: then the corners implied by straight runs join in (unless a sharp
+    // turn already stands for them). A sharp turn, where there is one, places a corner better.
+    if found.as_ref().is_none_or(|q| q.sides < 1.0) {
+        let mut cands = sharp;
+        let implied: Vec<Candidate> = run_corners(outline, &pts)
+            .into_iter()
+            .filter(|r| {
+                cands.iter().all(|c| {
+                    (c.point.x - r.point.x).hypot(c.point.y - r.point.y) > SAME_CORNER * size
+                })
+            })
+            .collect();
+        if !implied.is_empty() {
+            cands.extend(implied);
+            let second = best_quad(outline, &pts, cands);
+            if second.as_ref().map(|q| q.score) > found.as_ref().map(|q| q.score) {
+                found = second;
+            }
+        }
+    }
+    let found = found?;
+    let mut corners: Vec<Corner> = found
+        .corners
+        .iter()
+        .map(|c| Corner {
+            sample: c.sample,
+            at: [c.point.x, c.point.y],
+            turn_deg: c.point.angle_deg,
+        })
+        .collect();
+    let local = corners.clone();
+    snap_corners(&pts, size, &mut corners);
+    Some(
+        found
+            .corners
+            .iter()
+            .zip(corners.iter().zip(&local))
+            .map(|(cand, (snapped, local))| {
+                // Where the side lines agree with the corner's own local lines, the corner is
+                // intact and its local lines place it best; where they disagree, it is chipped
+                // or blunted, and the side lines see past the damage.
+                let c = if dist(&snapped.at, &local.at) > DAMAGED * size {
+                    snapped
+                } else {
+                    local
+                };
+                CriticalPoint {
+                    index: outline.chain_index[c.sample],
+                    x: c.at[0],
+                    y: c.at[1],
+                    angle_deg: c.turn_deg,
+                    ..cand.point.clone()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The best quadrilateral over some candidate corners.
+struct Quad {
+    corners: Vec<Candidate>,
+    score: f64,
+    /// The product of its sides' support credits: 1 where every side runs along the outline.
+    sides: f64,
+}
+
+/// The four candidates that best make a four-sided piece, in outline order.
+fn best_quad(outline: &Outline, pts: &[[f64; 2]], mut cands: Vec<Candidate>) -> Option<Quad> {
     if cands.len() < 4 {
         return None;
     }
+    let size = outline.size();
     cands.sort_by(|a, b| b.sharp_deg.total_cmp(&a.sharp_deg));
     cands.truncate(MAX_CANDIDATES);
-    cands.sort_by_key(|c| c.point.index);
+    cands.sort_by_key(|c| c.sample);
     let m = cands.len();
-    let mut best: Option<(f64, [usize; 4])> = None;
+    let support: Vec<Vec<f64>> = (0..m)
+        .map(|a| {
+            (0..m)
+                .map(|b| (side_support(pts, size, &cands[a], &cands[b]) / FULL_SUPPORT).min(1.0))
+                .collect()
+        })
+        .collect();
+    let mut best: Option<(f64, f64, [usize; 4])> = None;
     for a in 0..m {
         for b in a + 1..m {
             for c in b + 1..m {
@@ -55,16 +152,57 @@ pub fn quad_corners(outline: &Outline, opts: &CriticalOptions) -> Option<Vec<Cri
                         .iter()
                         .map(|&k| (cands[k].sharp_deg / 45.0).min(1.0))
                         .product();
-                    let score = cover.min(1.0).powi(2) * (-skew).exp() * sharpness;
-                    if best.is_none_or(|(s, _)| score > s) {
-                        best = Some((score, pick));
+                    let sides: f64 = (0..4)
+                        .map(|i| support[pick[i]][pick[(i + 1) % 4]])
+                        .product();
+                    let score = cover.min(1.0).powi(2) * (-skew).exp() * sharpness * sides;
+                    if best.is_none_or(|(s, _, _)| score > s) {
+                        best = Some((score, sides, pick));
                     }
                 }
             }
         }
     }
-    let (_, pick) = best?;
-    Some(pick.iter().map(|&k| cands[k].point.clone()).collect())
+    let (score, sides, pick) = best?;
+    let mut chosen: Vec<Option<Candidate>> = cands.into_iter().map(Some).collect();
+    Some(Quad {
+        corners: pick
+            .iter()
+            .map(|&k| chosen[k].take().expect("distinct picks"))
+            .collect(),
+        score,
+        sides,
+    })
+}
+
+fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// How much of the side from candidate `a` to candidate `b` (in outline order) runs along
+/// their chord: the length of outline within a narrow band of it, over the chord's length. A
+/// true side is straight but for one knob or hole, so its shoulders give a large share; a
+/// "side" that ends at a knob's tip cuts across the piece's outline and gets little.
+fn side_support(pts: &[[f64; 2]], size: f64, a: &Candidate, b: &Candidate) -> f64 {
+    let n = pts.len();
+    let (p, q) = ([a.point.x, a.point.y], [b.point.x, b.point.y]);
+    let d = [q[0] - p[0], q[1] - p[1]];
+    let len = d[0].hypot(d[1]);
+    if len < 1e-9 {
+        return 0.0;
+    }
+    let u = [d[0] / len, d[1] / len];
+    let band = (SUPPORT_BAND * size).max(1.5);
+    let span = (b.sample + n - a.sample) % n;
+    let inliers = (0..span)
+        .map(|j| pts[(a.sample + j) % n])
+        .filter(|s| {
+            let w = [s[0] - p[0], s[1] - p[1]];
+            let along = w[0] * u[0] + w[1] * u[1];
+            (0.0..=len).contains(&along) && (u[0] * w[1] - u[1] * w[0]).abs() <= band
+        })
+        .count();
+    inliers as f64 / len
 }
 
 /// Interior angles (degrees) of a quadrilateral given clockwise on screen; `None` if it is not

@@ -67,8 +67,8 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     if front.timings {
         let t = &report.timings;
         eprintln!(
-            "candidates       {:>8.3}\ncomparison       {:>8.3}\nassembly         {:>8.3}",
-            t.candidates_s, t.comparison_s, t.assembly_s
+            "candidates       {:>8.3}\ncomparison       {:>8.3}\nassembly         {:>8.3}\noutline inset px {:>8.2}",
+            t.candidates_s, t.comparison_s, t.assembly_s, report.outline_inset
         );
     }
     if let Some(dir) = &front.output {

@@ -182,17 +182,16 @@ fn classic_100_from_true_corners_is_perfect() {
     assert!(a.junctions.iter().all(|j| j.radiality >= 3));
 }
 
-/// End to end on rendered scans: generated images → segmentation, tracing, corners, features
-/// → assembly, scored against the generator's truth. Three seeds, so no one layout decides.
-/// Measured 87.2 / 100 / 97.8 % (seeds 1–3, 120 px per piece); the issue asks for 100 %, and
-/// these floors guard the front end's and the solver's progress until then.
-#[test]
-fn classic_100_scans_end_to_end() {
+/// End to end on rendered images: generated images → segmentation, tracing, corners,
+/// features → assembly, scored against the generator's truth; 100 classic pieces at 120 px,
+/// several seeds so no one layout decides. Returns (mean neighbour accuracy, fewest placed).
+fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, usize) {
     let dir = scratch();
-    let mut total = 0.0;
-    for seed in 1..=3u64 {
+    let (mut total, mut fewest) = (0.0, usize::MAX);
+    for &seed in seeds {
         let mut p = Params::new(Kind::Classic, 100, seed);
         p.px_per_piece = 120.0;
+        p.style = style;
         let out = generate(&p).expect("generates");
         let at = dir.path().join(format!("seed-{seed}"));
         jigsaw::synth::write(&out, &at, false).expect("writes");
@@ -202,13 +201,32 @@ fn classic_100_scans_end_to_end() {
         assert_eq!(run.set.pieces.len(), 100, "seed {seed}: every piece found");
         let report = assemble(&run.set);
         let s = score(&report.assembly, &out.truth).expect("scores");
-        assert!(s.pieces_placed >= 94, "seed {seed}: {}", s.summary());
         total += s.neighbour_accuracy;
+        fewest = fewest.min(s.pieces_placed);
     }
+    (total / seeds.len() as f64, fewest)
+}
+
+/// Scans: measured 96.1 / 100 / 97.8 % (seeds 1–3); the issue asks for 100 %, and these
+/// floors guard the front end's and the solver's progress until then.
+#[test]
+fn classic_100_scans_end_to_end() {
+    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Scan, &[1, 2, 3]);
     assert!(
-        total / 3.0 >= 0.93,
-        "mean neighbour accuracy {:.3}",
-        total / 3.0
+        fewest >= 94 && mean >= 0.93,
+        "mean {mean:.3}, fewest placed {fewest}"
+    );
+}
+
+/// Photos (uneven light, shadow, blur, JPEG): measured 95.6 / 45.6 / 100 % (seeds 2–4), up
+/// from 3–10 % before the solver learnt to undo the outlines' bias (`assembly::bias`); a floor
+/// below the goal, kept so the photo path cannot silently fall back.
+#[test]
+fn classic_100_photos_end_to_end() {
+    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[2, 3, 4]);
+    assert!(
+        fewest >= 90 && mean >= 0.45,
+        "mean {mean:.3}, fewest placed {fewest}"
     );
 }
 
@@ -360,4 +378,58 @@ fn two_mixed_puzzles_come_out_as_two_clusters() {
         assert_eq!(s.pieces_placed, s.pieces_expected, "{}", s.summary());
         assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
     }
+}
+
+/// svalat's `real-1.png`: 9 real interior pieces and the author's 9 adjacency pairs `a:s <-> b:t`
+/// (ids in the raster order of each piece's first pixel, sides in the author's own numbering,
+/// so only the pairs are compared). Measured: 4 of the 9 pairs found (and 4 wrong ones); the
+/// issue asks for all 9. The floor keeps the real-photo path from falling back unnoticed.
+#[test]
+fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
+    let Some(root) = crate::util::shared_data("real/svalat-rust-puzzle-solver/tests") else {
+        return;
+    };
+    let run = trace_images(
+        &[root.join("real-1.png")],
+        &PipelineOptions::default(),
+        &|_| {},
+    );
+    assert_eq!(run.set.pieces.len(), 9);
+    let mut order: Vec<&Piece> = run.set.pieces.iter().collect();
+    order.sort_by_key(|p| (p.bbox[1], p.bbox[0]));
+    let author = |id: u32| order.iter().position(|p| p.id == id).expect("traced id");
+    let text = std::fs::read_to_string(root.join("real-1.txt")).expect("ground truth");
+    let truth: std::collections::BTreeSet<(usize, usize)> = text
+        .lines()
+        .filter_map(|l| l.split_once("<->"))
+        .map(|(a, b)| {
+            let id = |s: &str| {
+                s.trim()
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .parse::<usize>()
+                    .unwrap()
+            };
+            (id(a).min(id(b)), id(a).max(id(b)))
+        })
+        .collect();
+    assert_eq!(truth.len(), 9);
+    let report = assemble(&run.set);
+    let piece_of = |label: &str| label.split('.').next().unwrap().parse::<u32>().unwrap();
+    let found: std::collections::BTreeSet<(usize, usize)> = report
+        .assembly
+        .pieces
+        .iter()
+        .flat_map(|p| p.mates.iter())
+        .map(|m| {
+            let (a, b) = (author(piece_of(&m.chainlet)), author(piece_of(&m.mate)));
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    let right = found.intersection(&truth).count();
+    assert!(
+        right >= 4,
+        "{right} of 9 author pairs; found {found:?}, truth {truth:?}"
+    );
 }

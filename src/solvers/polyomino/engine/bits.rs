@@ -62,6 +62,17 @@ impl<const W: usize> Bits<W> {
         acc != 0
     }
 
+    /// Nonzero exactly when the sets intersect (a word to combine with other tests into one
+    /// branch).
+    #[inline(always)]
+    pub fn overlap(self, o: Self) -> u64 {
+        let mut acc = 0;
+        for w in 0..W {
+            acc |= self.0[w] & o.0[w];
+        }
+        acc
+    }
+
     #[inline(always)]
     pub fn is_zero(self) -> bool {
         self.0.iter().all(|&w| w == 0)
@@ -92,6 +103,20 @@ impl<const W: usize> Bits<W> {
                 r.0[w] = self.0[w] & self.0[w].wrapping_neg();
                 return r;
             }
+        }
+        r
+    }
+
+    /// The 64 bits from index `start` on, as one word (bits past the end read as 0).
+    #[inline(always)]
+    pub fn window(&self, start: usize) -> u64 {
+        let (w, off) = (start / 64, start % 64);
+        if w >= W {
+            return 0;
+        }
+        let mut r = self.0[w] >> off;
+        if off != 0 && w + 1 < W {
+            r |= self.0[w + 1] << (64 - off);
         }
         r
     }
@@ -139,5 +164,10 @@ mod tests {
         assert_eq!(c.lowest_bit().lowest(), Some(5));
         assert_eq!(c.count(), 2);
         assert_eq!(c.complement().complement(), c);
+        assert_eq!(c.window(0), 1 << 5);
+        assert_eq!(c.window(60), 1 << 10);
+        assert_eq!(c.window(70), 1);
+        assert_eq!(c.window(71), 0);
+        assert_eq!(c.window(128), 0);
     }
 }

@@ -11,7 +11,7 @@ use super::placements::Plan;
 use bits::Bits;
 use rayon::prelude::*;
 use search::Searcher;
-use table::Table;
+use table::{Geometry, Table};
 
 /// The largest board (bounding box of the region, in squares) the engine accepts.
 pub const MAX_BOARD: usize = 1024;
@@ -107,12 +107,17 @@ fn run<const W: usize>(
     max_nodes: Option<u64>,
     on_solution: &mut dyn FnMut(usize, &[usize]) -> Flow,
 ) -> Outcome {
-    let table = Table::<W>::new(plan);
+    let geometry = Geometry::<W>::new(plan);
+    let table = Table::<W>::new(plan, &geometry);
     let current = std::cell::Cell::new(0usize);
-    let mut searcher =
-        Searcher::<W, _>::new(plan, &table, prune, max_nodes, |chosen: &[usize]| {
-            on_solution(current.get(), chosen)
-        });
+    let mut searcher = Searcher::<W, _>::new(
+        plan,
+        &table,
+        &geometry,
+        prune,
+        max_nodes,
+        |chosen: &[usize]| on_solution(current.get(), chosen),
+    );
     for (s, start) in starts.iter().enumerate() {
         current.set(s);
         if let Some(occupied) = place_start(plan, &mut searcher, start) {
@@ -136,14 +141,17 @@ fn run_parallel<const W: usize, T: Send>(
     init: &(dyn Fn() -> T + Sync),
     visit: &(dyn Fn(&mut T, usize, &[usize]) + Sync),
 ) -> (Vec<T>, u64) {
-    let table = Table::<W>::new(plan);
+    let geometry = Geometry::<W>::new(plan);
+    let table = Table::<W>::new(plan, &geometry);
     // One level deeper than the starts, so the cores get many small tasks instead of a few
     // unequal ones (6x10 has only 8 symmetry-breaking starts).
     let mut tasks: Vec<(usize, Vec<usize>)> = Vec::new();
     let mut nodes = 0;
     {
         let mut splitter =
-            Searcher::<W, _>::new(plan, &table, prune, None, |_: &[usize]| Flow::Continue);
+            Searcher::<W, _>::new(plan, &table, &geometry, prune, None, |_: &[usize]| {
+                Flow::Continue
+            });
         for (s, start) in starts.iter().enumerate() {
             let Some(occupied) = place_start(plan, &mut splitter, start) else {
                 continue;
@@ -164,11 +172,17 @@ fn run_parallel<const W: usize, T: Send>(
         .map(|(s, task)| {
             let mut acc = init();
             let nodes = {
-                let mut searcher =
-                    Searcher::<W, _>::new(plan, &table, prune, None, |chosen: &[usize]| {
+                let mut searcher = Searcher::<W, _>::new(
+                    plan,
+                    &table,
+                    &geometry,
+                    prune,
+                    None,
+                    |chosen: &[usize]| {
                         visit(&mut acc, *s, chosen);
                         Flow::Continue
-                    });
+                    },
+                );
                 if let Some(occupied) = place_start(plan, &mut searcher, task) {
                     searcher.search(occupied);
                 }

@@ -1,14 +1,19 @@
 //! The bitboard exact-cover search: always fill the first empty square (in board order), try
-//! every unused kind's placements anchored there, and cut branches that leave an empty pocket
-//! no combination of the remaining pieces can fill.
+//! the candidates anchored there (one list per occupancy of its key squares, see [`Table`]),
+//! and cut branches that leave a lone empty square when no piece is a single square.
 //!
 //! Anchoring at the first empty square makes every tiling appear exactly once (its piece on
 //! that square is forced to have it as its first cell), so no column choice heuristic is
 //! needed: the "first empty square" is the most constrained column of the exact cover in
 //! practice for packings, at the cost of one `trailing_zeros`.
+//!
+//! Pockets of more than one square are not looked for at every node: a flood fill costs more
+//! than it saves here (the table already leaves out placements that wall off a pocket against
+//! the region's border), and the search reaches a pocket soon anyway, as squares are filled
+//! in order.
 
 use super::bits::Bits;
-use super::table::Table;
+use super::table::{size_bounds, Geometry, Table};
 use crate::solvers::polyomino::placements::Plan;
 
 /// What the caller wants after seeing a solution.
@@ -21,14 +26,14 @@ pub enum Flow {
 pub struct Searcher<'p, const W: usize, F> {
     plan: &'p Plan,
     table: &'p Table<W>,
+    geometry: &'p Geometry<W>,
     pub remaining: Vec<u16>,
     /// Bit `k` set while kind `k` still has pieces to place.
     pub unused: u64,
-    uniform_size: Option<u32>,
-    not_first_minor: Bits<W>,
-    not_last_minor: Bits<W>,
-    minor: u32,
-    prune: bool,
+    /// Kinds with more than one piece (the others need no count, only their `unused` bit).
+    multiple: u64,
+    /// Cut branches with a lone empty square (only when no piece is a single square).
+    lone_cut: bool,
     pub nodes: u64,
     max_nodes: u64,
     pub stack: Vec<usize>,
@@ -42,41 +47,28 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
     pub fn new(
         plan: &'p Plan,
         table: &'p Table<W>,
+        geometry: &'p Geometry<W>,
         prune: bool,
         max_nodes: Option<u64>,
         on_solution: F,
     ) -> Self {
-        let len = plan.layout.len();
-        let kinds = plan.kinds.len();
-        let minor = plan.layout.minor_len();
-        let (mut first, mut last) = (Bits::<W>::ZERO, Bits::<W>::ZERO);
-        for i in 0..len {
-            if i % minor == 0 {
-                first.set(i);
-            }
-            if i % minor == minor - 1 {
-                last.set(i);
-            }
-        }
-        let sizes: Vec<u32> = plan.kinds.iter().map(|k| k.size as u32).collect();
-        let uniform_size = match sizes.first() {
-            Some(&s) if sizes.iter().all(|&t| t == s) => Some(s),
-            _ => None,
-        };
         Self {
             plan,
             table,
+            geometry,
             remaining: plan
                 .kinds
                 .iter()
                 .map(|k| k.instances.len() as u16)
                 .collect(),
-            unused: kinds_mask(kinds),
-            uniform_size,
-            not_first_minor: first.complement(),
-            not_last_minor: last.complement(),
-            minor: minor as u32,
-            prune,
+            unused: kinds_mask(plan.kinds.len()),
+            multiple: plan
+                .kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.instances.len() > 1)
+                .fold(0, |m, (i, _)| m | 1 << i),
+            lone_cut: prune && size_bounds(plan).0 >= 2,
             nodes: 0,
             max_nodes: max_nodes.unwrap_or(u64::MAX),
             stack: Vec::new(),
@@ -88,17 +80,11 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
 
     /// Squares that are not free at the start: outside the region or beyond the board.
     pub fn blocked(&self) -> Bits<W> {
-        let mut b = Bits::ZERO;
-        for i in 0..64 * W {
-            if i >= self.plan.layout.len() || !self.plan.open[i] {
-                b.set(i);
-            }
-        }
-        b
+        self.geometry.blocked
     }
 
     pub fn mask(&self, placement: usize) -> Bits<W> {
-        mask_of(&self.plan.placements[placement].cells)
+        super::table::mask_of(&self.plan.placements[placement].cells)
     }
 
     /// Takes one piece of kind `k` (`put` false: puts it back).
@@ -115,6 +101,12 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
         }
     }
 
+    /// True when the board after placing is worth searching.
+    #[inline(always)]
+    fn viable(&self, next: Bits<W>) -> bool {
+        !self.lone_cut || !self.geometry.has_lone_square(next)
+    }
+
     /// The placements [`Searcher::search`] would recurse into from `occupied`, in the same
     /// order, counting every fitting candidate in `self.nodes` as it does: splitting a run
     /// here into independent tasks changes neither the solutions' order nor the node count.
@@ -122,24 +114,15 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
     pub fn children(&mut self, occupied: Bits<W>) -> Option<Vec<usize>> {
         let cell = occupied.complement().lowest()?;
         let t = self.table;
-        let base = ((cell << t.key_len) | t.key(cell, &occupied)) * t.kinds;
+        let (lo, hi) = t.candidates(cell, &occupied);
         let mut out = Vec::new();
-        let mut kinds = self.unused;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            let (lo, hi) = t.ranges[base + k];
-            let (lo, hi) = (lo as usize, hi as usize);
-            for (e, &m) in t.masks[lo..hi].iter().enumerate() {
-                if m.intersects(occupied) {
-                    continue;
-                }
-                self.nodes += 1;
-                self.take(k, false);
-                if !self.prune || self.fillable(occupied.or(m), m) {
-                    out.push(t.pids[lo + e] as usize);
-                }
-                self.take(k, true);
+        for entry in &t.entries[lo..hi] {
+            if entry.mask.intersects(occupied) || self.unused >> entry.kind & 1 == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            if self.viable(occupied.or(entry.mask)) {
+                out.push(entry.pid as usize);
             }
         }
         Some(out)
@@ -148,106 +131,60 @@ impl<'p, const W: usize, F: FnMut(&[usize]) -> Flow> Searcher<'p, W, F> {
     /// Searches from `occupied` (with `self.stack`, `self.remaining` and `self.unused`
     /// describing the pieces already placed there).
     pub fn search(&mut self, occupied: Bits<W>) {
+        let depth = self.stack.len();
+        let pieces: usize = self.plan.kinds.iter().map(|k| k.instances.len()).sum();
+        self.stack.resize(depth.max(pieces) + 1, usize::MAX);
+        self.descend(occupied, self.unused, depth);
+        self.stack.truncate(depth);
+    }
+
+    /// One level of [`Searcher::search`]: `unused` and `depth` travel as arguments and the
+    /// stack is a fixed buffer, so a node touches memory only for its candidates.
+    fn descend(&mut self, occupied: Bits<W>, unused: u64, depth: usize) {
         let Some(cell) = occupied.complement().lowest() else {
-            if (self.on_solution)(&self.stack) == Flow::Stop {
+            if (self.on_solution)(&self.stack[..depth]) == Flow::Stop {
                 self.stopped = true;
             }
             return;
         };
         let t = self.table;
-        let base = ((cell << t.key_len) | t.key(cell, &occupied)) * t.kinds;
-        let mut kinds = self.unused;
-        while kinds != 0 {
-            let k = kinds.trailing_zeros() as usize;
-            kinds &= kinds - 1;
-            let (lo, hi) = t.ranges[base + k];
-            let (lo, hi) = (lo as usize, hi as usize);
-            for (e, &m) in t.masks[lo..hi].iter().enumerate() {
-                if m.intersects(occupied) {
-                    continue;
-                }
-                let pid = t.pids[lo + e];
-                if self.nodes == self.max_nodes {
-                    self.stopped = true;
-                    self.limit_hit = true;
-                    return;
-                }
-                self.nodes += 1;
-                let next = occupied.or(m);
-                self.take(k, false);
-                if !self.prune || self.fillable(next, m) {
-                    self.stack.push(pid as usize);
-                    self.search(next);
-                    self.stack.pop();
-                }
-                self.take(k, true);
-                if self.stopped {
-                    return;
-                }
+        let (lo, hi) = t.candidates(cell, &occupied);
+        for entry in &t.entries[lo..hi] {
+            // One branch for both tests: a clash on the board, or no piece of the kind left.
+            if entry.mask.overlap(occupied) | (!unused >> entry.kind & 1) != 0 {
+                continue;
+            }
+            if self.nodes == self.max_nodes {
+                self.stopped = true;
+                self.limit_hit = true;
+                return;
+            }
+            self.nodes += 1;
+            let next = occupied.or(entry.mask);
+            if !self.viable(next) {
+                continue;
+            }
+            self.stack[depth] = entry.pid as usize;
+            let bit = 1 << entry.kind;
+            if bit & self.multiple == 0 {
+                self.descend(next, unused & !bit, depth + 1);
+            } else {
+                let k = entry.kind as usize;
+                self.remaining[k] -= 1;
+                let left = if self.remaining[k] == 0 {
+                    unused & !bit
+                } else {
+                    unused
+                };
+                self.descend(next, left, depth + 1);
+                self.remaining[k] += 1;
+            }
+            if self.stopped {
+                return;
             }
         }
-    }
-
-    #[inline(always)]
-    fn grow(&self, x: Bits<W>) -> Bits<W> {
-        x.or(x.shifted_up(1).and(self.not_first_minor))
-            .or(x.shifted_down(1).and(self.not_last_minor))
-            .or(x.shifted_up(self.minor))
-            .or(x.shifted_down(self.minor))
-    }
-
-    /// False when the piece just placed (`placed`) closed off a pocket of empty squares the
-    /// remaining pieces cannot fill: smaller than the smallest, or not a multiple of the gcd
-    /// of their sizes. Only pockets touching the new piece can be new, and only small ones
-    /// matter, so each flood stops after [`POCKET_STEPS`] steps of growth (a weaker test,
-    /// never a wrong one: it only ever cuts branches with no solution).
-    fn fillable(&self, occupied: Bits<W>, placed: Bits<W>) -> bool {
-        let (min, gcd) = match self.uniform_size {
-            Some(s) => (s, s),
-            None => {
-                let mut min = u32::MAX;
-                let mut g = 0;
-                let mut kinds = self.unused;
-                while kinds != 0 {
-                    let k = kinds.trailing_zeros() as usize;
-                    kinds &= kinds - 1;
-                    let size = self.plan.kinds[k].size as u32;
-                    min = min.min(size);
-                    g = gcd_u32(g, size);
-                }
-                if min == u32::MAX {
-                    return true;
-                }
-                (min, g.max(1))
-            }
-        };
-        let empty = occupied.complement();
-        let mut seeds = self.grow(placed).and(empty);
-        while !seeds.is_zero() {
-            let mut comp = seeds.lowest_bit();
-            let mut closed = false;
-            for _ in 0..POCKET_STEPS {
-                let grown = self.grow(comp).and(empty);
-                if grown == comp {
-                    closed = true;
-                    break;
-                }
-                comp = grown;
-            }
-            if closed {
-                let size = comp.count();
-                if size < min || !size.is_multiple_of(gcd) {
-                    return false;
-                }
-            }
-            seeds = seeds.and_not(comp);
-        }
-        true
     }
 }
-
-/// Growth steps before a flood is taken to be open board rather than a pocket.
-const POCKET_STEPS: usize = 6;
 
 /// The bit set of kinds `0..n`.
 pub fn kinds_mask(n: usize) -> u64 {
@@ -255,21 +192,5 @@ pub fn kinds_mask(n: usize) -> u64 {
         u64::MAX
     } else {
         (1u64 << n) - 1
-    }
-}
-
-fn mask_of<const W: usize>(cells: &[usize]) -> Bits<W> {
-    let mut m = Bits::ZERO;
-    for &i in cells {
-        m.set(i);
-    }
-    m
-}
-
-fn gcd_u32(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a
-    } else {
-        gcd_u32(b, a % b)
     }
 }
