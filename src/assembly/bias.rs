@@ -17,7 +17,7 @@
 //! closest-point matching, which absorbs part of any offset along the knob's walls).
 
 use super::compare::compare_refined;
-use super::geometry::{signed_area, P2};
+use super::geometry::{inset_points, signed_area};
 use super::matings::MatingTable;
 use super::shapes::{ChainletShape, Shapes};
 use rayon::prelude::*;
@@ -81,20 +81,10 @@ pub fn overlap_depth(shapes: &Shapes, table: &MatingTable) -> Option<f64> {
 /// A copy of chainlet `c` moved `by` pixels inward along its normal (`sign`: its outline's
 /// orientation).
 fn inset_chainlet(c: &ChainletShape, sign: f64, by: f64) -> ChainletShape {
-    let inset = |pts: &[P2]| -> Vec<P2> {
-        let n = pts.len();
-        (0..n)
-            .map(|i| {
-                let t = pts[(i + 1).min(n - 1)] - pts[i.saturating_sub(1)];
-                let inward = P2::new(-t.y, t.x).coords * sign / t.norm().max(1e-9);
-                pts[i] + inward * by
-            })
-            .collect()
-    };
     ChainletShape {
-        points: inset(&c.points),
-        dense: inset(&c.dense),
-        samples: inset(&c.samples),
+        points: inset_points(&c.points, false, sign, by),
+        dense: inset_points(&c.dense, false, sign, by),
+        samples: inset_points(&c.samples, false, sign, by),
         ..c.clone()
     }
 }

@@ -144,6 +144,28 @@ pub fn smooth_closed(points: &[P2], sigma: f64) -> Vec<P2> {
         .collect()
 }
 
+/// Moves every point `by` pixels along the inward normal of the outline it belongs to (`sign`:
+/// that outline's orientation, the sign of its [`signed_area`]; left normals point inward on a
+/// positively oriented outline). `closed` wraps the neighbours used for the tangent.
+pub fn inset_points(points: &[P2], closed: bool, sign: f64, by: f64) -> Vec<P2> {
+    let n = points.len();
+    if by == 0.0 || n < 2 {
+        return points.to_vec();
+    }
+    (0..n)
+        .map(|i| {
+            let (prev, next) = if closed {
+                ((i + n - 1) % n, (i + 1) % n)
+            } else {
+                (i.saturating_sub(1), (i + 1).min(n - 1))
+            };
+            let t = points[next] - points[prev];
+            let inward = Vector2::new(-t.y, t.x) * sign / t.norm().max(1e-9);
+            points[i] + inward * by
+        })
+        .collect()
+}
+
 /// Rotation angle of a pose, radians.
 pub fn pose_angle(p: &Pose) -> f64 {
     p.rotation.angle()

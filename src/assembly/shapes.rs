@@ -2,7 +2,7 @@
 //! points (one per chain index, so critical-point indices address it directly), each chainlet
 //! as its dense points and an arc-length resampling for point-by-point comparison.
 
-use super::geometry::{resample, signed_area, smooth_closed, P2};
+use super::geometry::{inset_points, resample, signed_area, smooth_closed, P2};
 use crate::piece_set::{ChainletFeatures, PieceSet};
 
 /// Points per chainlet in contour comparison: enough to follow a knob, few enough to compare
@@ -72,7 +72,8 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
             .map(|p| P2::new(p[0] as f64, p[1] as f64))
             .collect();
         raw.pop();
-        let outline = inset_closed(&smooth_closed(&raw, 1.5), inset);
+        let smooth = smooth_closed(&raw, 1.5);
+        let outline = inset_points(&smooth, true, signed_area(&smooth).signum(), inset);
         let n = outline.len();
         let step = (n / POLYGON_POINTS).max(1);
         let polygon: Vec<P2> = outline.iter().step_by(step).copied().collect();
@@ -132,23 +133,6 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
     sizes.sort_by(f64::total_cmp);
     shapes.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
     shapes
-}
-
-/// Moves every point of a closed outline `by` pixels along its inward normal.
-fn inset_closed(outline: &[P2], by: f64) -> Vec<P2> {
-    let n = outline.len();
-    if by == 0.0 || n < 3 {
-        return outline.to_vec();
-    }
-    // Left normals point inward on a positively oriented outline.
-    let sign = signed_area(outline).signum();
-    (0..n)
-        .map(|i| {
-            let t = outline[(i + 1) % n] - outline[(i + n - 1) % n];
-            let inward = P2::new(-t.y, t.x).coords * sign / t.norm().max(1e-9);
-            outline[i] + inward * by
-        })
-        .collect()
 }
 
 fn is_straight(samples: &[P2]) -> bool {
