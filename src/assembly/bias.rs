@@ -43,7 +43,7 @@ const OFFSETS: [f64; 13] = [
 /// ordinary fit does not show the bias: the fit slides the mate off by the bias along the
 /// edge's normal, which hides it on the flat parts, and it remains only along the knob's walls
 /// as a worse Δ and as mates set apart by twice the bias, which breaks junction closure.)
-pub fn overlap_depth(shapes: &Shapes, table: &MatingTable) -> Option<f64> {
+pub fn fitted_offset(shapes: &Shapes, table: &MatingTable) -> Option<f64> {
     let mut best: Vec<(f64, usize)> = table
         .per_chainlet
         .iter()

@@ -75,9 +75,9 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     // Outlines biased off the cut (see `bias`): inset them by the offset that fits the best
     // matings and match again.
     let mut outline_inset = 0.0;
-    if let Some(depth) = bias::overlap_depth(&shapes, &table) {
-        if depth >= MIN_CORRECTED_BIAS {
-            outline_inset = depth;
+    if let Some(offset) = bias::fitted_offset(&shapes, &table) {
+        if offset >= MIN_CORRECTED_BIAS {
+            outline_inset = offset;
             shapes = shapes::build_shapes(set, outline_inset);
             let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
             cands = c;

@@ -263,17 +263,19 @@ fn threshold_masks(
     opts: &SegmentOptions,
 ) -> (GrayImage, GrayImage) {
     let (dist, t, noise) = (&model.distances, model.threshold, model.noise);
-    let low = opts
-        .threshold
-        .unwrap_or_else(|| (LOW_NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD))
-        .min(t);
+    let low = opts.threshold.unwrap_or_else(|| auto_low(noise)).min(t);
     let shade = (SHADE_NOISE_FACTOR * noise).max(MIN_SHADE_DISTANCE);
-    let mask = threshold::hysteresis(dist, width as usize, t, |j| {
+    let strong: Vec<u8> = dist.iter().map(|&d| u8::from(d > t) * 255).collect();
+    let mask = threshold::hysteresis(strong.clone(), width as usize, |j| {
         dist[j] > low && model.shadowless[j] > shade
     });
-    let strong = dist.iter().map(|&d| u8::from(d > t) * 255).collect();
     let image = |v| GrayImage::from_raw(width, height, v).expect("mask has the image's size");
     (image(mask), image(strong))
+}
+
+/// The automatic low threshold of the hysteresis, ΔE, from the background noise.
+fn auto_low(noise: f32) -> f32 {
+    (LOW_NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD)
 }
 
 /// The background model's result: every pixel's distance from it and the threshold.
@@ -310,7 +312,7 @@ fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
         // low threshold: a piece whose colour is near the background sits under Otsu's
         // threshold, and taking its pixels in would tint the field around it.
         let (t, noise) = auto_threshold(&dist, opts);
-        let low = (LOW_NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD).min(t);
+        let low = auto_low(noise).min(t);
         field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= low);
     }
     let (dist, mut shadowless) = full_distances(img, &field, wl);

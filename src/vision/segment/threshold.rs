@@ -78,23 +78,17 @@ impl DistanceHistogram {
     }
 }
 
-/// Hysteresis thresholding: a pixel is piece when its distance `strong` from the background is
-/// above `high`, or when `joins` accepts it and it is 8-connected through accepted pixels to
-/// one above `high`.
+/// Hysteresis thresholding: grows the `seeds` mask (the pixels above the high threshold, 255)
+/// into every pixel that `joins` accepts and that is 8-connected through accepted pixels to a
+/// seed.
 ///
 /// Why: one global threshold must sit above the background's noise *and* its shadows, and
 /// Otsu on a picture-faced puzzle lands high (40 ΔE on a dark scan whose background noise is
 /// 2 ΔE), so a piece whose print comes close to the background loses those patches and falls
 /// apart into specks. Those patches are still clearly off the background's noise, and they are
 /// attached to the rest of their piece, which is what the low pass follows.
-pub fn hysteresis(
-    strong: &[f32],
-    width: usize,
-    high: f32,
-    joins: impl Fn(usize) -> bool,
-) -> Vec<u8> {
-    let height = strong.len().checked_div(width).unwrap_or(0);
-    let mut mask: Vec<u8> = strong.iter().map(|&d| u8::from(d > high) * 255).collect();
+pub fn hysteresis(mut mask: Vec<u8>, width: usize, joins: impl Fn(usize) -> bool) -> Vec<u8> {
+    let height = mask.len().checked_div(width).unwrap_or(0);
     let mut stack: Vec<usize> = (0..mask.len()).filter(|&i| mask[i] != 0).collect();
     while let Some(i) = stack.pop() {
         let (x, y) = (i % width, i / width);
@@ -171,7 +165,8 @@ mod tests {
             0.0, 0.0, 0.0, 0.0, 0.0, //
             0.0, 3.0, 3.0, 0.0, 0.0,
         ];
-        let m = hysteresis(&d, 5, 5.0, |j| d[j] > 2.0);
+        let seeds = d.iter().map(|&v| u8::from(v > 5.0) * 255).collect();
+        let m = hysteresis(seeds, 5, |j| d[j] > 2.0);
         assert_eq!(&m[..5], &[255, 255, 255, 0, 0]);
         assert!(m[5..].iter().all(|&v| v == 0));
     }
