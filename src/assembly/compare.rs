@@ -59,23 +59,33 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
         let (pose, _) = fit_rigid(&from, &to);
         cmp.pose = pose;
     }
-    let moved: Vec<P2> = b_dense_rev.iter().map(|p| cmp.pose * p).collect();
+    cmp.delta = delta_at(a, b, &cmp.pose);
+    cmp
+}
+
+/// Δ of `b` (inverted) against `a` with `b`'s piece held at `pose` in `a`'s piece frame,
+/// measured to the nearest point both ways (a onto b and b onto a, averaged): unlike sample
+/// correspondences by arc length, it does not charge for critical points found a pixel or two
+/// along the outline from where the mate's were.
+pub fn delta_at(a: &ChainletShape, b: &ChainletShape, pose: &Pose) -> f64 {
+    let moved: Vec<P2> = b.dense.iter().rev().map(|p| pose * p).collect();
     let a_to_b: f64 = a
         .samples
         .iter()
         .enumerate()
         .map(|(i, p)| (nearest_near(&moved, p, i) - p).norm_squared())
         .sum();
-    let b_to_a: f64 = inverted
+    let b_to_a: f64 = b
+        .samples
         .iter()
+        .rev()
         .enumerate()
         .map(|(i, p)| {
-            let q = cmp.pose * p;
+            let q = pose * p;
             (nearest_near(&a.dense, &q, i) - q).norm_squared()
         })
         .sum();
-    cmp.delta = (a_to_b + b_to_a) / 2.0;
-    cmp
+    (a_to_b + b_to_a) / 2.0
 }
 
 /// Whether piece `b`, moved by `pose` into piece `a`'s frame, overlaps `a` by more than `tol`

@@ -17,24 +17,23 @@
 //! failed closure and the proposal is dropped, so the next alternative is tried in order of
 //! merit. Growth is linear in the number of proposals: no exponential search.
 
-use super::compare::overlaps;
+use super::closure::ClosureTest;
 use super::geometry::{pose_difference, Pose, P2};
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
+use super::merge::merge_clusters;
 use super::relax::{joint_fit, relax};
 use super::shapes::Shapes;
+use super::weak::dissolve_weak_clusters;
+use rayon::prelude::*;
 
 /// Tolerances relative to the median piece size (`size` = √area).
 const POSE_FRACTION: f64 = 0.05;
 const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
 const ENDPOINT_FRACTION: f64 = 0.07;
-const OVERLAP_FRACTION: f64 = 0.08;
 /// A single mating whose Δ is more than this fraction of the next-best alternative's is
 /// ambiguous: it may still be used, but only after every unambiguous one.
 const AMBIGUOUS_MERIT: f64 = 0.5;
-/// In the closure test, chainlets lying along each other must match within this many times
-/// the puzzle's typical Δ (they are compared without refinement, so allow some slack).
-const CLOSURE_FACTOR: f64 = 30.0;
 /// Every this many placements the cluster is relaxed: each piece refitted to all its mated
 /// neighbours. Small pose errors of single matings otherwise add up along the spiral until
 /// true closures far from the seed fail the overlap test.
@@ -69,6 +68,8 @@ pub struct Growth {
     pub clusters: u32,
     /// Proposals tried and rejected by the intersection or closure test (error corrections).
     pub rejections: usize,
+    /// Pieces of clusters dissolved for resting on weak matings only (see `weak`).
+    pub loose: Vec<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -85,7 +86,42 @@ struct Proposal {
     closes: Option<Vec<(usize, usize, f64)>>,
 }
 
+/// Growths started from this many of the most certain seeds are compared (see [`grow`]).
+const STARTS: usize = 4;
+/// A seam (a pair of mated chainlets) is good when its Δ is within this many times the
+/// puzzle's typical Δ of best matings.
+const GOOD_SEAM_FACTOR: f64 = 4.0;
+
+/// Grows clusters from several first seeds and keeps the growth with the most good seams.
+///
+/// Growth is greedy: one wrong placement early on (a seed whose best buddies are false, or a
+/// single mating that looked as good as a true one) is built upon, and the rest of the cluster
+/// follows it. Freeman & Garder re-examine earlier junctions when the running quality
+/// degrades; growing from a few independent starts and keeping the one whose seams fit best
+/// is the bounded form of that: a wrong start leaves seams that fit badly (its pieces were
+/// forced together), the right start leaves nearly all seams as good as its best matings.
 pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
+    let firsts = ranked_seeds(shapes, table, STARTS);
+    if firsts.len() <= 1 {
+        return grow_from(shapes, table, firsts.first().copied());
+    }
+    let growths: Vec<Growth> = firsts
+        .par_iter()
+        .map(|&s| grow_from(shapes, table, Some(s)))
+        .collect();
+    let limit = GOOD_SEAM_FACTOR * table.delta_typical;
+    let good = |g: &Growth| g.mate_of.iter().flatten().filter(|m| m.1 <= limit).count();
+    let mut best: Option<(usize, Growth)> = None;
+    for g in growths {
+        let score = good(&g);
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            best = Some((score, g));
+        }
+    }
+    best.expect("at least two growths").1
+}
+
+fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> Growth {
     let n = shapes.pieces.len();
     let mut g = Growth {
         placed: vec![None; n],
@@ -94,7 +130,11 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     };
     let mut sequence = 0;
     let mut exhausted = vec![false; n];
-    while let Some(seed) = choose_seed(shapes, table, &g, &exhausted) {
+    let mut first = first;
+    while let Some(seed) = first
+        .take()
+        .or_else(|| choose_seed(shapes, table, &g, &exhausted))
+    {
         exhausted[seed] = true;
         let cluster = g.clusters;
         let mut grower = Grower {
@@ -181,6 +221,13 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
             sequence -= 1;
         }
     }
+    merge_clusters(
+        shapes,
+        table,
+        &mut g,
+        ENDPOINT_FRACTION * shapes.median_size,
+    );
+    g.loose = dissolve_weak_clusters(shapes, &mut g);
     g
 }
 
@@ -192,8 +239,29 @@ fn choose_seed(
     g: &Growth,
     exhausted: &[bool],
 ) -> Option<usize> {
+    seed_ranking(shapes, table, g, exhausted).first().copied()
+}
+
+/// The `k` most certain seeds of an empty assembly.
+fn ranked_seeds(shapes: &Shapes, table: &MatingTable, k: usize) -> Vec<usize> {
+    let g = Growth {
+        placed: vec![None; shapes.pieces.len()],
+        ..Growth::default()
+    };
+    let mut seeds = seed_ranking(shapes, table, &g, &vec![false; shapes.pieces.len()]);
+    seeds.truncate(k);
+    seeds
+}
+
+/// Unplaced pieces with at least one best buddy, most certain first.
+fn seed_ranking(
+    shapes: &Shapes,
+    table: &MatingTable,
+    g: &Growth,
+    exhausted: &[bool],
+) -> Vec<usize> {
     let free = |c: usize| g.placed[shapes.chainlets[c].piece].is_none();
-    (0..shapes.pieces.len())
+    let mut ranked: Vec<(usize, usize, f64)> = (0..shapes.pieces.len())
         .filter(|&p| g.placed[p].is_none() && !exhausted[p])
         .filter_map(|p| {
             let mut buddies = 0;
@@ -210,8 +278,9 @@ fn choose_seed(
             }
             (buddies > 0).then_some((p, buddies, total))
         })
-        .max_by(|x, y| x.1.cmp(&y.1).then(y.2.total_cmp(&x.2)))
-        .map(|(p, _, _)| p)
+        .collect();
+    ranked.sort_by(|x, y| y.1.cmp(&x.1).then(x.2.total_cmp(&y.2)).then(x.0.cmp(&y.0)));
+    ranked.into_iter().map(|(p, _, _)| p).collect()
 }
 
 struct Grower<'a> {
@@ -332,7 +401,12 @@ impl Grower<'_> {
                 .iter()
                 .map(|q| match &q.closes {
                     Some(c) => Some(c.clone()),
-                    None => self.closure(j, q, g),
+                    None => ClosureTest {
+                        shapes: self.shapes,
+                        table: self.table,
+                        tol_end: self.tol_end,
+                    }
+                    .run(&self.grid, g, j, &q.pose),
                 })
                 .collect();
             let before = self.proposals[j].len();
@@ -380,73 +454,6 @@ impl Grower<'_> {
             }
         }
     }
-
-    /// The intersection and closure tests. On success, every (cluster chainlet, piece
-    /// chainlet, Δ) pair the piece closes.
-    fn closure(
-        &self,
-        piece: usize,
-        proposal: &Proposal,
-        g: &Growth,
-    ) -> Option<Vec<(usize, usize, f64)>> {
-        let shape = &self.shapes.pieces[piece];
-        let p = &proposal.pose;
-        let here = p * shape.centroid;
-        let reach = 2.5 * self.shapes.median_size.max(shape.size);
-        let mut closed = Vec::new();
-        for m in self.grid.near(&here) {
-            let other = &self.shapes.pieces[m];
-            let q = g.placed[m].as_ref().expect("member").pose;
-            if (q * other.centroid - here).norm() > reach {
-                continue;
-            }
-            let rel = q.inverse() * p;
-            if overlaps(
-                other,
-                shape,
-                &rel,
-                OVERLAP_FRACTION * self.shapes.median_size,
-            ) {
-                return None;
-            }
-            for &a in &other.chainlets {
-                if g.mate_of[a].is_some() {
-                    continue;
-                }
-                let ca = &self.shapes.chainlets[a];
-                let (a0, a1) = (q * ca.points[0], q * ca.points[ca.points.len() - 1]);
-                for &b in &shape.chainlets {
-                    let cb = &self.shapes.chainlets[b];
-                    let (b0, b1) = (p * cb.points[0], p * cb.points[cb.points.len() - 1]);
-                    if (a0 - b1).norm() > self.tol_end || (a1 - b0).norm() > self.tol_end {
-                        continue;
-                    }
-                    let delta = shape_distance(self.shapes, a, b, &rel);
-                    if ca.straight && cb.straight {
-                        continue;
-                    }
-                    let limit = (2.0 * self.table.delta_threshold)
-                        .min(CLOSURE_FACTOR * self.table.delta_typical);
-                    if delta > limit {
-                        return None;
-                    }
-                    closed.push((a, b, delta));
-                }
-            }
-        }
-        (!closed.is_empty()).then_some(closed)
-    }
-}
-
-/// Δ between cluster chainlet `a` and chainlet `b` of a piece moved by `rel` into `a`'s
-/// piece frame, on arc-length correspondences (b inverted).
-fn shape_distance(shapes: &Shapes, a: usize, b: usize, rel: &Pose) -> f64 {
-    let (ca, cb) = (&shapes.chainlets[a], &shapes.chainlets[b]);
-    ca.samples
-        .iter()
-        .zip(cb.samples.iter().rev())
-        .map(|(x, y)| (x - rel * y).norm_squared())
-        .sum()
 }
 
 /// Where the closed chainlets meet: the critical point shared by two consecutive chainlets of

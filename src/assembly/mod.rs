@@ -5,15 +5,18 @@
 
 pub mod bias;
 pub mod candidates;
+mod closure;
 pub mod compare;
 pub mod geometry;
 pub mod grow;
 pub mod matings;
 mod member_grid;
+mod merge;
 mod output;
 mod relax;
 pub mod shapes;
 mod table;
+mod weak;
 
 pub use candidates::FeatureStats;
 pub use table::{Assembly, JunctionRecord, MateRecord, PlacedPiece, UnplacedPiece};

@@ -27,7 +27,11 @@ pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly
                 id: shape.id,
                 image: shape.image.clone(),
                 centroid,
-                reason: if has_mates {
+                reason: if g.loose.contains(&i) {
+                    "weak mates: its cluster closed no junction and its matings were worse than \
+                     those the junctions confirmed"
+                        .into()
+                } else if has_mates {
                     "closure failed: its candidate mates did not fit the cluster".into()
                 } else {
                     "no mate: no chainlet passed feature and contour tests (extraneous?)".into()

@@ -1,0 +1,162 @@
+//! Merging clusters. Growth stops where no piece passes the closure test: a row of missing
+//! pieces, or a piece whose outline the front end got wrong, can cut the puzzle into two
+//! clusters that both assembled correctly. Their open boundaries still mate where they touch,
+//! and every such mating implies the same rigid motion of one cluster onto the other; two or
+//! more agreeing matings, and no overlap or gap anywhere along the new seam, merge them.
+//! Clusters of different puzzles (mixed sets) yield only scattered, disagreeing matings.
+
+use super::closure::ClosureTest;
+use super::geometry::{pose_difference, Pose};
+use super::grow::Growth;
+use super::matings::MatingTable;
+use super::member_grid::MemberGrid;
+use super::relax::relax;
+use super::shapes::Shapes;
+
+/// Agreeing matings needed before a merge is tried.
+const MIN_SUPPORT: usize = 2;
+
+/// One motion of cluster `from` onto cluster `onto`, with the matings that imply it.
+struct Motion {
+    onto: u32,
+    from: u32,
+    pose: Pose,
+    support: usize,
+    delta: f64,
+}
+
+/// Merges clusters whose open boundaries mate consistently, largest support first, until no
+/// pair of clusters can be merged. Returns how many merges were made.
+pub fn merge_clusters(shapes: &Shapes, table: &MatingTable, g: &mut Growth, tol_end: f64) -> usize {
+    let tol_pose = 0.05 * shapes.median_size;
+    let mut merges = 0;
+    let mut refused: Vec<(u32, u32, Pose)> = Vec::new();
+    while g.clusters > 1 {
+        let mut motions = motions(shapes, table, g, tol_pose);
+        motions.retain(|m| {
+            !refused.iter().any(|r| {
+                (r.0, r.1) == (m.onto, m.from)
+                    && pose_difference(&r.2, &m.pose, &shapes.pieces[0].centroid).0 < tol_pose
+            })
+        });
+        motions.sort_by(|x, y| y.support.cmp(&x.support).then(x.delta.total_cmp(&y.delta)));
+        let Some(m) = motions.into_iter().find(|m| m.support >= MIN_SUPPORT) else {
+            break;
+        };
+        if apply(shapes, table, g, &m, tol_end) {
+            merges += 1;
+        } else {
+            refused.push((m.onto, m.from, m.pose));
+        }
+    }
+    merges
+}
+
+/// Every motion of one cluster onto another implied by matings of open chainlets, agreeing
+/// matings grouped. The smaller cluster (by id: clusters are numbered in growth order, the
+/// first is the largest start) is moved onto the larger.
+fn motions(shapes: &Shapes, table: &MatingTable, g: &Growth, tol_pose: f64) -> Vec<Motion> {
+    let placed = |c: usize| g.placed[shapes.chainlets[c].piece].as_ref();
+    let mut out: Vec<Motion> = Vec::new();
+    for (a, list) in table.per_chainlet.iter().enumerate() {
+        let Some(pa) = placed(a) else { continue };
+        if g.mate_of[a].is_some() {
+            continue;
+        }
+        for m in list {
+            let Some(pb) = placed(m.b) else { continue };
+            if pb.cluster <= pa.cluster || g.mate_of[m.b].is_some() {
+                continue;
+            }
+            let pose = pa.pose * m.pose * pb.pose.inverse();
+            let centre = pb.pose * shapes.pieces[shapes.chainlets[m.b].piece].centroid;
+            let same = out.iter_mut().find(|o| {
+                (o.onto, o.from) == (pa.cluster, pb.cluster) && {
+                    let (d, ang) = pose_difference(&o.pose, &pose, &centre);
+                    d < tol_pose && ang < 0.09
+                }
+            });
+            match same {
+                Some(o) => {
+                    o.support += 1;
+                    o.delta += m.delta;
+                }
+                None => out.push(Motion {
+                    onto: pa.cluster,
+                    from: pb.cluster,
+                    pose,
+                    support: 1,
+                    delta: m.delta,
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// Moves cluster `m.from` by `m.pose` onto `m.onto` if every moved piece passes the
+/// intersection and closure tests against the other cluster and at least [`MIN_SUPPORT`]
+/// seams close; renumbers the clusters above `m.from`.
+fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_end: f64) -> bool {
+    let members = |g: &Growth, k: u32| -> Vec<usize> {
+        let mut v: Vec<usize> = (0..g.placed.len())
+            .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == k))
+            .collect();
+        v.sort_by_key(|&i| g.placed[i].as_ref().map(|p| p.sequence));
+        v
+    };
+    let (onto, from) = (members(g, m.onto), members(g, m.from));
+    let cell = 2.5
+        * shapes
+            .pieces
+            .iter()
+            .map(|p| p.size)
+            .fold(shapes.median_size, f64::max);
+    let mut grid = MemberGrid::new(cell);
+    for &i in &onto {
+        let pose = g.placed[i].as_ref().expect("member").pose;
+        grid.insert(i, &(pose * shapes.pieces[i].centroid));
+    }
+    let test = ClosureTest {
+        shapes,
+        table,
+        tol_end,
+    };
+    let mut seams = Vec::new();
+    for &i in &from {
+        let pose = m.pose * g.placed[i].as_ref().expect("member").pose;
+        match test.at_pose(&grid, g, i, &pose) {
+            Some(closed) => seams.extend(closed),
+            None => return false,
+        }
+    }
+    if seams.len() < MIN_SUPPORT {
+        return false;
+    }
+    for &i in &from {
+        let p = g.placed[i].as_mut().expect("member");
+        p.pose = m.pose * p.pose;
+        p.cluster = m.onto;
+    }
+    for &(a, b, d) in &seams {
+        g.mate_of[a] = Some((b, d));
+        g.mate_of[b] = Some((a, d));
+    }
+    for p in g.placed.iter_mut().flatten() {
+        if p.cluster > m.from {
+            p.cluster -= 1;
+        }
+    }
+    for j in &mut g.junctions {
+        if j.cluster == m.from {
+            j.cluster = m.onto;
+            j.position = m.pose * j.position;
+        } else if j.cluster > m.from {
+            j.cluster -= 1;
+        }
+    }
+    g.clusters -= 1;
+    let merged: Vec<usize> = onto.iter().chain(&from).copied().collect();
+    relax(shapes, g, &merged, 3);
+    true
+}
