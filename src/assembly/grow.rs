@@ -91,6 +91,8 @@ const STARTS: usize = 4;
 /// A seam (a pair of mated chainlets) is good when its Δ is within this many times the
 /// puzzle's typical Δ of best matings.
 const GOOD_SEAM_FACTOR: f64 = 4.0;
+/// Share of pieces placed, and of seams good, above which the first growth is kept as it is.
+const CLEAN_SHARE: f64 = 0.98;
 
 /// Grows clusters from several first seeds and keeps the growth with the most good seams.
 ///
@@ -102,23 +104,32 @@ const GOOD_SEAM_FACTOR: f64 = 4.0;
 /// forced together), the right start leaves nearly all seams as good as its best matings.
 pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     let firsts = ranked_seeds(shapes, table, STARTS);
-    if firsts.len() <= 1 {
-        return grow_from(shapes, table, firsts.first().copied());
+    let first = grow_from(shapes, table, firsts.first().copied());
+    let limit = GOOD_SEAM_FACTOR * table.delta_typical;
+    let good = |g: &Growth| g.mate_of.iter().flatten().filter(|m| m.1 <= limit).count();
+    let seams = first.mate_of.iter().flatten().count();
+    // A growth that placed nearly every piece in one cluster with nearly every seam good
+    // leaves nothing for another start to improve: skip them (they cost as much again).
+    let placed = first.placed.iter().flatten().count();
+    if firsts.len() <= 1
+        || (first.clusters == 1
+            && placed as f64 >= CLEAN_SHARE * shapes.pieces.len() as f64
+            && good(&first) as f64 >= CLEAN_SHARE * seams as f64)
+    {
+        return first;
     }
-    let growths: Vec<Growth> = firsts
+    let others: Vec<Growth> = firsts[1..]
         .par_iter()
         .map(|&s| grow_from(shapes, table, Some(s)))
         .collect();
-    let limit = GOOD_SEAM_FACTOR * table.delta_typical;
-    let good = |g: &Growth| g.mate_of.iter().flatten().filter(|m| m.1 <= limit).count();
-    let mut best: Option<(usize, Growth)> = None;
-    for g in growths {
+    let mut best = (good(&first), first);
+    for g in others {
         let score = good(&g);
-        if best.as_ref().is_none_or(|(s, _)| score > *s) {
-            best = Some((score, g));
+        if score > best.0 {
+            best = (score, g);
         }
     }
-    best.expect("at least two growths").1
+    best.1
 }
 
 fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> Growth {
