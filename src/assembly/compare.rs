@@ -59,21 +59,24 @@ pub fn compare_refined(a: &ChainletShape, b: &ChainletShape) -> Comparison {
         let (pose, _) = fit_rigid(&from, &to);
         cmp.pose = pose;
     }
-    cmp.delta = delta_at(a, b, &cmp.pose);
+    cmp.delta = delta_at(a, b, &cmp.pose, 1.0 / 8.0);
     cmp
 }
 
 /// Δ of `b` (inverted) against `a` with `b`'s piece held at `pose` in `a`'s piece frame,
-/// measured to the nearest point both ways (a onto b and b onto a, averaged): unlike sample
-/// correspondences by arc length, it does not charge for critical points found a pixel or two
-/// along the outline from where the mate's were.
-pub fn delta_at(a: &ChainletShape, b: &ChainletShape, pose: &Pose) -> f64 {
+/// measured to the nearest point both ways (a onto b and b onto a, averaged), each point
+/// looked for within `slide` (a fraction of the chainlet's length) of where it falls by arc
+/// length: unlike fixed correspondences, it does not charge for critical points found a pixel
+/// or two along the outline from where the mate's were, while a small `slide` still charges a
+/// contour that only lies near its mate by sliding along it.
+pub fn delta_at(a: &ChainletShape, b: &ChainletShape, pose: &Pose, slide: f64) -> f64 {
+    let window = |n: usize| ((n as f64 * slide).round() as usize).max(1);
     let moved: Vec<P2> = b.dense.iter().rev().map(|p| pose * p).collect();
     let a_to_b: f64 = a
         .samples
         .iter()
         .enumerate()
-        .map(|(i, p)| (nearest_near(&moved, p, i) - p).norm_squared())
+        .map(|(i, p)| (nearest_within(&moved, p, i, window(moved.len())) - p).norm_squared())
         .sum();
     let b_to_a: f64 = b
         .samples
@@ -82,7 +85,7 @@ pub fn delta_at(a: &ChainletShape, b: &ChainletShape, pose: &Pose) -> f64 {
         .enumerate()
         .map(|(i, p)| {
             let q = pose * p;
-            (nearest_near(&a.dense, &q, i) - q).norm_squared()
+            (nearest_within(&a.dense, &q, i, window(a.dense.len())) - q).norm_squared()
         })
         .sum();
     (a_to_b + b_to_a) / 2.0
@@ -111,9 +114,14 @@ pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
 /// arc length: mates correspond monotonically, so a window of a few percent of the chainlet
 /// on either side is enough and keeps refinement linear instead of quadratic.
 fn nearest_near(line: &[P2], p: &P2, i: usize) -> P2 {
+    nearest_within(line, p, i, (line.len() / 8).max(4))
+}
+
+/// Closest point to `p` on `line` within `window` points either side of where sample `i`
+/// falls by arc length.
+fn nearest_within(line: &[P2], p: &P2, i: usize, window: usize) -> P2 {
     let n = line.len();
     let centre = i * (n - 1) / (SAMPLES - 1);
-    let window = (n / 8).max(4);
     let lo = centre.saturating_sub(window);
     let hi = (centre + window + 1).min(n);
     nearest_on_polyline(&line[lo..hi], p)

@@ -28,8 +28,8 @@ pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly
                 image: shape.image.clone(),
                 centroid,
                 reason: if g.loose.contains(&i) {
-                    "weak mates: its cluster closed no junction and its matings were worse than \
-                     those the junctions confirmed"
+                    "weak mates: held only by matings (one, or a cluster that closed no junction) \
+                     worse than those junction closures confirmed"
                         .into()
                 } else if has_mates {
                     "closure failed: its candidate mates did not fit the cluster".into()

@@ -4,6 +4,7 @@
 //! one. Freeman & Garder start assembly only from a well-determined piece for the same
 //! reason. Such a cluster is kept only if every mating in it is as good as the matings the
 //! puzzle's junction closures confirmed; otherwise its pieces are left unplaced and listed.
+//! The same test peels weak leaves (pieces hanging on one such mating) off every cluster.
 
 use super::grow::Growth;
 use super::shapes::Shapes;
@@ -41,6 +42,15 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
             }
         }
     }
+    let mut loose = prune_weak_leaves(shapes, g, limit);
+    // A cluster left with one piece (or none) is no cluster.
+    let mut size = vec![0usize; clusters];
+    for p in g.placed.iter().flatten() {
+        size[p.cluster as usize] += 1;
+    }
+    for k in 0..clusters {
+        weak[k] |= size[k] < 2;
+    }
     let mut renumber = vec![None; clusters];
     let mut next = 0;
     for k in 0..clusters {
@@ -49,7 +59,6 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
             next += 1;
         }
     }
-    let mut loose = Vec::new();
     for piece in 0..g.placed.len() {
         let Some(k) = g.placed[piece].as_ref().map(|p| p.cluster as usize) else {
             continue;
@@ -82,4 +91,38 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
         g.placed[i].as_mut().expect("placed").sequence = k as u32 + 1;
     }
     loose
+}
+
+/// Pieces hanging on one mating only (a leaf of the cluster) whose Δ is worse than `limit`,
+/// peeled off repeatedly: a tail of pieces grown along single weak matings after the cluster's
+/// true growth stopped. A true piece of a grid or an irregular tessellation ends with two or
+/// more mates once its neighbours are placed; a lone edge piece beside a hole keeps its place
+/// if its one mating is as good as the confirmed ones.
+fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> {
+    let mut loose = Vec::new();
+    loop {
+        let leaves: Vec<usize> = (0..g.placed.len())
+            .filter(|&p| g.placed[p].is_some())
+            .filter(|&p| {
+                let mates: Vec<f64> = shapes.pieces[p]
+                    .chainlets
+                    .iter()
+                    .filter_map(|&c| g.mate_of[c].map(|m| m.1))
+                    .collect();
+                mates.len() == 1 && mates[0] > limit
+            })
+            .collect();
+        if leaves.is_empty() {
+            return loose;
+        }
+        for p in leaves {
+            g.placed[p] = None;
+            for &c in &shapes.pieces[p].chainlets {
+                if let Some((o, _)) = g.mate_of[c].take() {
+                    g.mate_of[o] = None;
+                }
+            }
+            loose.push(p);
+        }
+    }
 }

@@ -413,7 +413,7 @@ fn two_mixed_puzzles_come_out_as_two_clusters() {
 
 /// svalat's `real-1.png`: 9 real interior pieces and the author's 9 adjacency pairs `a:s <-> b:t`
 /// (ids in the raster order of each piece's first pixel, sides in the author's own numbering,
-/// so only the pairs are compared). Measured: 4 of the 9 pairs found (and 4 wrong ones); the
+/// so only the pairs are compared). Measured: 6 of the 9 pairs found (and 3 wrong ones); the
 /// issue asks for all 9. The floor keeps the real-photo path from falling back unnoticed.
 #[test]
 fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
@@ -460,7 +460,7 @@ fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
         .collect();
     let right = found.intersection(&truth).count();
     assert!(
-        right >= 4,
+        right >= 6,
         "{right} of 9 author pairs; found {found:?}, truth {truth:?}"
     );
 }
