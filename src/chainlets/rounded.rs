@@ -109,7 +109,9 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         return Vec::new();
     }
     let sums = Sums::new(pts);
-    let max_rms = (RAGGED * raggedness(&sums, size)).clamp(MIN_RMS, MAX_RMS * size);
+    let max_rms = (RAGGED * raggedness(&sums, size))
+        .min(MAX_RMS * size)
+        .max(MIN_RMS);
     let arms: Vec<Option<Arms>> = (0..n)
         .map(|i| {
             let len = arm - gap + 1;
@@ -243,5 +245,22 @@ mod tests {
             );
         }
         assert!(found.iter().all(|c| (c.point.angle_deg - 90.0).abs() < 3.0));
+    }
+
+    /// On a small piece (a coarse scan) the size-relative straightness ceiling falls below the
+    /// pixel floor; the floor wins and nothing panics.
+    #[test]
+    fn a_small_piece_is_handled() {
+        let mask = image::GrayImage::from_fn(60, 60, |x, y| {
+            image::Luma([if (10..50).contains(&x) && (10..50).contains(&y) {
+                255
+            } else {
+                0
+            }])
+        });
+        let chain = crate::vision::trace_mask(&mask).unwrap();
+        let outline = Outline::new(&chain);
+        let found = rounded_corners(&outline, &outline.smoothed(1.5));
+        assert!(found.len() <= 4);
     }
 }
