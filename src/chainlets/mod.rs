@@ -5,6 +5,7 @@ mod critical;
 mod inflection;
 mod outline;
 mod quad;
+mod rounded;
 mod runs;
 mod sides;
 
@@ -12,6 +13,7 @@ pub use critical::{candidates, discontinuities, turn_deg, Candidate, CriticalOpt
 pub use inflection::inflections;
 pub use outline::{shoelace, Outline};
 pub use quad::quad_corners;
+pub use rounded::rounded_corners;
 
 use crate::chain::ChainCode;
 use crate::piece_set::{CriticalKind, CriticalPoint};

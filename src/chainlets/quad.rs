@@ -3,13 +3,15 @@
 //! lip of a cavity or the shoulder of a knob; the four corners together do not: they are the
 //! four convex corners whose quadrilateral is closest to a rectangle, covers the piece, and
 //! whose sides the outline runs along (straight shoulders either side of a knob or hole, or a
-//! flat edge). So among the sharp convex turns, and the corners implied by meeting straight
-//! runs where a corner left no sharp turn (see `runs`), pick the four that best form such a
-//! quadrilateral, then place each where its fitted side lines meet (see `sides`). If no four
-//! do, the piece is not four-sided and the local detector's answer stands.
+//! flat edge). So among the sharp convex turns, and the corners implied where a corner left no
+//! sharp turn (by meeting straight runs, see `runs`, or by long arms meeting across a rounded
+//! or ragged corner, see `rounded`), pick the four that best form such a quadrilateral, then
+//! place each where its fitted side lines meet (see `sides`). If no four do, the piece is not
+//! four-sided and the local detector's answer stands.
 
 use super::critical::{candidates, Candidate, CriticalOptions};
 use super::outline::Outline;
+use super::rounded::rounded_corners;
 use super::runs::run_corners;
 use super::sides::{snap_corners, Corner};
 use crate::piece_set::CriticalPoint;
@@ -18,7 +20,11 @@ use crate::piece_set::CriticalPoint;
 const MIN_SHARP: f64 = 20.0;
 /// Weakest arm-fit turn (degrees) considered.
 const MIN_TURN: f64 = 30.0;
-/// Most candidates examined (the strongest), bounding the search at C(18, 4) = 3060 quads.
+/// A turn this sharp (degrees) is a spike or a hair on the outline, not a corner: a corner
+/// of a four-sided piece turns 90° ± [`MAX_SKEW_DEG`].
+const MAX_TURN: f64 = 150.0;
+/// Most candidates examined (every implied one, up to half of them, and the strongest sharp
+/// turns), bounding the search at C(18, 4) = 3060 quads.
 const MAX_CANDIDATES: usize = 18;
 /// A corner implied by straight runs this close (fraction of piece size) to a sharp turn is
 /// that same corner.
@@ -41,27 +47,27 @@ const DAMAGED: f64 = 0.004;
 pub fn quad_corners(outline: &Outline, opts: &CriticalOptions) -> Option<Vec<CriticalPoint>> {
     let sharp: Vec<Candidate> = candidates(outline, opts, MIN_SHARP, MIN_TURN)
         .into_iter()
-        .filter(|c| c.sharp_deg > 0.0 && c.point.angle_deg > 0.0)
+        .filter(|c| c.sharp_deg > 0.0 && c.point.angle_deg > 0.0 && c.point.angle_deg < MAX_TURN)
         .collect();
     let size = outline.size();
     let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
-    let mut found = best_quad(outline, &pts, sharp.clone());
+    let mut found = best_quad(outline, &pts, sharp.clone(), Vec::new());
     // Only where the sharp turns make no quadrilateral whose sides all run along the outline
-    // is a corner missing: then the corners implied by straight runs join in (unless a sharp
-    // turn already stands for them). A sharp turn, where there is one, places a corner better.
+    // is a corner missing: then the corners implied by straight runs and by long arms join in
+    // (unless a sharp turn or an earlier implied corner already stands for them). A sharp turn, where there is one, places a corner better.
     if found.as_ref().is_none_or(|q| q.sides < 1.0) {
-        let mut cands = sharp;
-        let implied: Vec<Candidate> = run_corners(outline, &pts)
-            .into_iter()
-            .filter(|r| {
-                cands.iter().all(|c| {
+        let mut implied: Vec<Candidate> = Vec::new();
+        for more in [run_corners(outline, &pts), rounded_corners(outline, &pts)] {
+            for r in more {
+                if sharp.iter().chain(&implied).all(|c| {
                     (c.point.x - r.point.x).hypot(c.point.y - r.point.y) > SAME_CORNER * size
-                })
-            })
-            .collect();
+                }) {
+                    implied.push(r);
+                }
+            }
+        }
         if !implied.is_empty() {
-            cands.extend(implied);
-            let second = best_quad(outline, &pts, cands);
+            let second = best_quad(outline, &pts, sharp, implied);
             if second.as_ref().map(|q| q.score) > found.as_ref().map(|q| q.score) {
                 found = second;
             }
@@ -113,14 +119,24 @@ struct Quad {
     sides: f64,
 }
 
-/// The four candidates that best make a four-sided piece, in outline order.
-fn best_quad(outline: &Outline, pts: &[[f64; 2]], mut cands: Vec<Candidate>) -> Option<Quad> {
+/// The four candidates that best make a four-sided piece, in outline order: from the
+/// strongest sharp turns, and every implied corner (they carry no sharpness to rank them by,
+/// and stand for the corners the sharp turns miss).
+fn best_quad(
+    outline: &Outline,
+    pts: &[[f64; 2]],
+    mut sharp: Vec<Candidate>,
+    mut implied: Vec<Candidate>,
+) -> Option<Quad> {
+    let size = outline.size();
+    implied.truncate(MAX_CANDIDATES / 2);
+    sharp.sort_by(|a, b| b.sharp_deg.total_cmp(&a.sharp_deg));
+    sharp.truncate(MAX_CANDIDATES - implied.len());
+    let mut cands = sharp;
+    cands.extend(implied);
     if cands.len() < 4 {
         return None;
     }
-    let size = outline.size();
-    cands.sort_by(|a, b| b.sharp_deg.total_cmp(&a.sharp_deg));
-    cands.truncate(MAX_CANDIDATES);
     cands.sort_by_key(|c| c.sample);
     let m = cands.len();
     let support: Vec<Vec<f64>> = (0..m)

@@ -193,29 +193,125 @@ fn luca_sartore_corners_match_the_authors() {
     assert!(good as f64 >= 0.985 * errors.len() as f64);
 }
 
+/// How many flat (border) sides each pikachu piece has, by piece number, from the solution grid
+/// (`solution_grid.txt`: rows of `<piece><arrow>`, 10 by 10).
+fn pikachu_flat_sides(grid: &str) -> std::collections::HashMap<u32, usize> {
+    let rows: Vec<Vec<u32>> = grid
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|t| t.trim_end_matches(['^', '>', 'v', '<']).parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 10);
+    let mut flat = std::collections::HashMap::new();
+    for (y, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 10);
+        for (x, &id) in row.iter().enumerate() {
+            flat.insert(
+                id,
+                usize::from(x == 0 || x == 9) + usize::from(y == 0 || y == 9),
+            );
+        }
+    }
+    flat
+}
+
+/// Why a piece's 4 corners are not a plausible corner set of the pikachu puzzle, if they are
+/// not. The puzzle is cut on a wavy grid, so its pieces are skewed quadrilaterals (opposite
+/// sides differ by up to ~19%, interior angles lie within 80°-102° in these photos, perspective
+/// included); its corners are rounded (a corner point, where the side lines meet, lies up to
+/// ~0.02 of piece size off the arc). Every side between two corners is either flat (a border
+/// side, which the solution grid counts) or carries one knob or hole, bending far off its chord.
+fn pikachu_implausible(p: &jigsaw::piece_set::Piece, flat_sides: usize) -> Option<String> {
+    let c: Vec<&CriticalPoint> = p
+        .critical_points
+        .iter()
+        .filter(|c| c.kind == CriticalKind::Discontinuity)
+        .collect();
+    if c.len() != 4 {
+        return Some(format!("{} corners", c.len()));
+    }
+    let size = p.area.sqrt();
+    let pts = p.chain.points();
+    let n = p.chain.len();
+    let owned: Vec<CriticalPoint> = c.iter().map(|&c| c.clone()).collect();
+    let angles = quad_angles(&owned);
+    if angles.iter().any(|a| (a - 90.0).abs() > 15.0) {
+        return Some(format!("interior angles {angles:.0?}"));
+    }
+    let l = side_lengths(&owned);
+    for k in 0..2 {
+        if (l[k] - l[k + 2]).abs() > 0.25 * l[k].max(l[k + 2]) {
+            return Some(format!("opposite sides {l:.0?}"));
+        }
+    }
+    let mut flat = 0;
+    for k in 0..4 {
+        let (a, b) = (c[k], c[(k + 1) % 4]);
+        let off = pts
+            .iter()
+            .map(|q| (f64::from(q[0]) - a.x).hypot(f64::from(q[1]) - a.y))
+            .fold(f64::INFINITY, f64::min);
+        if off > 0.03 * size {
+            return Some(format!(
+                "corner ({:.0}, {:.0}) is {off:.0} px off the outline",
+                a.x, a.y
+            ));
+        }
+        // The farthest the outline between the two corners strays from their chord.
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let len = dx.hypot(dy);
+        let span = (b.index + n - a.index) % n;
+        let bend = (0..=span)
+            .map(|j| pts[(a.index + j) % n])
+            .map(|q| ((f64::from(q[0]) - a.x) * dy - (f64::from(q[1]) - a.y) * dx).abs() / len)
+            .fold(0.0, f64::max)
+            / size;
+        if bend < 0.05 {
+            flat += 1;
+        } else if bend < 0.09 {
+            return Some(format!(
+                "side {k} neither flat nor knobbed (bends {bend:.3} of size)"
+            ));
+        }
+    }
+    (flat != flat_sides).then(|| format!("{flat} flat sides, the grid says {flat_sides}"))
+}
+
 #[test]
-fn pikachu_photos_each_give_one_piece_with_four_corners() {
-    let Some(dir) = shared_data("real/roksenhorn-puzzle-bot/pikachu-100/0_input") else {
+fn pikachu_photos_each_give_one_piece_with_four_plausible_corners() {
+    let Some(root) = shared_data("real/roksenhorn-puzzle-bot/pikachu-100") else {
         return;
     };
-    let (files, errors) = jigsaw::vision::collect_inputs(&[dir]);
+    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("0_input")]);
     assert!(errors.is_empty());
     assert_eq!(files.len(), 100);
     let run = jigsaw::vision::trace_images(&files, &Default::default(), &|_| {});
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     assert_eq!(run.set.pieces.len(), 100);
-    let four: Vec<u32> = run
+    let flat =
+        pikachu_flat_sides(&std::fs::read_to_string(root.join("solution_grid.txt")).unwrap());
+    let bad: Vec<(String, String)> = run
         .set
         .pieces
         .iter()
-        .filter(|p| {
-            p.critical_points.len() == 4
-                && quad_angles(&p.critical_points)
-                    .iter()
-                    .all(|a| (a - 90.0).abs() < 35.0)
+        .filter_map(|p| {
+            let number: u32 = Path::new(&p.image)
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.parse().ok())
+                .expect("photos are named by piece number");
+            pikachu_implausible(p, flat[&number]).map(|why| (format!("{number}.jpeg"), why))
         })
-        .map(|p| p.id)
         .collect();
-    eprintln!("pikachu-100: {}/100 pieces with 4 corners", four.len());
-    assert!(four.len() >= 97);
+    eprintln!(
+        "pikachu-100: {}/100 pieces with 4 plausible corners; misses {bad:?}",
+        100 - bad.len()
+    );
+    // 99/100: piece 89's top-right corner goes to a jag of the ragged outline 0.08 of piece
+    // size down its right side, so its flat top side does not end at the corner.
+    assert!(bad.len() <= 1, "{bad:?}");
 }
