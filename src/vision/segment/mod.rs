@@ -18,6 +18,7 @@ mod classify;
 mod colour;
 mod components;
 mod dominant;
+mod faint;
 mod morphology;
 mod rim;
 mod threshold;
@@ -100,6 +101,10 @@ const MIN_RIM_RIDGE: f32 = 1.0;
 /// band along one side of a piece is about 5 %, while the pockets a rim growth can close in a
 /// socket's shadow are a few hundred pixels.
 const MIN_FACE_FRACTION: f64 = 0.03;
+/// A blob of the low pass with no strong pixel is a faint piece if its mean distance is at least
+/// this many times the low threshold (and it is as large as a piece): well clear of the
+/// background, as a pale piece is over most of its face.
+const FAINT_LOW_FACTOR: f32 = 2.0;
 /// Pixels in the point sample the background model is fitted on.
 const MODEL_PIXELS: f64 = 1.0e6;
 /// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
@@ -206,7 +211,22 @@ pub fn segment_with_diagnostics(
     morphology::clean(&mut mask, radius);
     let (mut labels, mut blobs) = components::label_blobs(&mask);
     let mut reference = classify::reference_area(&blobs, width, height);
-    if let (Some(grown), Some(piece)) = (grown, reference) {
+    if let (Some(mut grown), Some(piece)) = (grown, reference) {
+        let min_mean = FAINT_LOW_FACTOR * auto_low(noise).min(t);
+        let min_area = (opts.min_speck_fraction * piece as f64) as u64;
+        if let Some(more) = faint::add_faint_pieces(
+            &grown,
+            &model.distances,
+            low_pass(&model, opts),
+            min_area,
+            min_mean,
+        ) {
+            grown = more;
+            mask = grown.clone();
+            morphology::clean(&mut mask, radius);
+            (labels, blobs) = components::label_blobs(&mask);
+            reference = classify::reference_area(&blobs, width, height);
+        }
         let evidence = rim::RimEvidence {
             distances: &model.distances,
             width: width as usize,
