@@ -8,8 +8,7 @@
 //! a piece, clearly above the low threshold on average and untouched by the hysteresis result,
 //! is taken as a piece.
 
-use image::{GrayImage, Luma};
-use imageproc::region_labelling::{connected_components, Connectivity};
+use image::GrayImage;
 
 /// The mask `grown` with every faint piece added, or `None` when there is none. `joins` is the
 /// low pass; `distances` every pixel's distance from the background; a faint piece has at least
@@ -21,45 +20,53 @@ pub fn add_faint_pieces(
     min_area: u64,
     min_mean: f32,
 ) -> Option<GrayImage> {
-    let (w, h) = grown.dimensions();
-    let low = GrayImage::from_fn(w, h, |x, y| {
-        Luma([u8::from(joins(y as usize * w as usize + x as usize)) * 255])
-    });
-    let labels = connected_components(&low, Connectivity::Eight, Luma([0u8]));
-    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
-    // Per label: area, sum of distances, whether it touches the grown mask.
-    let mut acc = vec![(0u64, 0f64, false); n + 1];
-    for (x, y, l) in labels.enumerate_pixels() {
-        let l = l.0[0] as usize;
-        if l == 0 {
+    let (w, h) = (grown.width() as usize, grown.height() as usize);
+    let grown_px = grown.as_raw();
+    // Blobs of low-pass pixels outside `grown`: the hysteresis took in every low-pass pixel
+    // next to it, so none of these touches it. Flooded one at a time (only the few pixels
+    // outside the pieces that pass the low pass are visited).
+    let mut seen = vec![false; w * h];
+    let mut out: Option<GrayImage> = None;
+    let mut stack = Vec::new();
+    let mut blob = Vec::new();
+    for start in 0..w * h {
+        if seen[start] || grown_px[start] != 0 || !joins(start) {
             continue;
         }
-        let a = &mut acc[l];
-        a.0 += 1;
-        a.1 += distances[y as usize * w as usize + x as usize] as f64;
-        a.2 |= grown.get_pixel(x, y)[0] != 0;
-    }
-    let keep: Vec<bool> = acc
-        .iter()
-        .map(|&(area, sum, touched)| {
-            !touched && area >= min_area && area > 0 && sum / area as f64 >= min_mean as f64
-        })
-        .collect();
-    if !keep.iter().skip(1).any(|&k| k) {
-        return None;
-    }
-    let mut out = grown.clone();
-    for (x, y, l) in labels.enumerate_pixels() {
-        if keep[l.0[0] as usize] {
-            out.put_pixel(x, y, Luma([255]));
+        seen[start] = true;
+        stack.push(start);
+        blob.clear();
+        let mut sum = 0f64;
+        while let Some(i) = stack.pop() {
+            blob.push(i);
+            sum += distances[i] as f64;
+            let (x, y) = (i % w, i / w);
+            for ny in y.saturating_sub(1)..(y + 2).min(h) {
+                for nx in x.saturating_sub(1)..(x + 2).min(w) {
+                    let j = ny * w + nx;
+                    if !seen[j] && grown_px[j] == 0 && joins(j) {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        let area = blob.len() as u64;
+        if area >= min_area.max(1) && sum / area as f64 >= min_mean as f64 {
+            let mask = out.get_or_insert_with(|| grown.clone());
+            let px: &mut [u8] = mask;
+            for &i in &blob {
+                px[i] = 255;
+            }
         }
     }
-    Some(out)
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Luma;
 
     #[test]
     fn a_large_faint_blob_is_added_and_small_or_seeded_ones_are_not() {

@@ -43,8 +43,17 @@ pub fn close_rims(
     let width = evidence.width;
     let dist = evidence.distances;
     let ridges = Ridges::new(dist, width);
+    // A pixel the growth rejected is asked again from each of its grown neighbours: remember.
+    let rejected = std::cell::RefCell::new(vec![false; dist.len()]);
     let along_rims = threshold::hysteresis(grown.as_raw().clone(), width, |j| {
-        joins(j) || ridges.at(j) > evidence.ridge
+        if rejected.borrow()[j] {
+            return false;
+        }
+        let on = joins(j) || ridges.at(j) > evidence.ridge;
+        if !on {
+            rejected.borrow_mut()[j] = true;
+        }
+        on
     });
     let along_rims = GrayImage::from_raw(w, h, along_rims).expect("mask has the image's size");
     let mut filled_before = grown.clone();
