@@ -97,9 +97,11 @@ const RIM_NOISE_FACTOR: f32 = 1.5;
 /// The least ridge height that counts as rim, ΔE: on a clipped white background the noise is
 /// near zero.
 const MIN_RIM_RIDGE: f32 = 1.0;
-/// A face enclosed only by rims must be at least this fraction of the median piece: a white
-/// band along one side of a piece is about 5 %, while the pockets a rim growth can close in a
-/// socket's shadow are a few hundred pixels.
+/// A face enclosed only by rims must be at least this fraction of the median piece, so that
+/// small pockets a rim growth closes in shadows and sockets are not added. Measured: a white
+/// band along one side of a piece (piece 1000 of classic photo seed 23) is just under 10 %
+/// and was lost at 10 %; at 3 % no generated set (classic photos 12–1000, scans, polygonal)
+/// got fatter (median area/perimeter offsets within about 0.01 px of before).
 const MIN_FACE_FRACTION: f64 = 0.03;
 /// A blob of the low pass with no strong pixel is a faint piece if its mean distance is at least
 /// this many times the low threshold (and it is as large as a piece): well clear of the
