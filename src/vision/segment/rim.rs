@@ -1,0 +1,243 @@
+//! Closing a piece's outline along its die-cut rim.
+//!
+//! A piece printed white on white paper, photographed a little out of focus, differs from the
+//! background only by its rim: the cut cardboard edge, a line one or two pixels wide that is
+//! darker and barely tinted (so the shade test of the low pass takes it for shadow), and on the
+//! far side the step from the face into the piece's own drop shadow. Where the print nears the
+//! background colour all around, the hysteresis grows from the print's coloured patches but
+//! never around the face, and the piece comes out as a fragment or a speck.
+//!
+//! Both the rim and the step stand out as a *ridge* of the distance image (a pixel well above
+//! the pixels two to either side of it, see [`threshold::ridge`]), which a soft shadow or a
+//! slow change of light never is. Growing along ridges closes such an outline, and filling it
+//! gives the face. Ridge growth also follows JPEG ringing and the folds of a shadow into a
+//! socket, fattening outlines that were right already, so it is kept only where it encloses a
+//! large new interior (a face the first pass missed): the enclosed pixels and the ridge pixels
+//! bordering them join the mask, nothing else does.
+
+use super::components::fill_holes;
+use super::threshold;
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{connected_components, Connectivity};
+
+/// What the rim closure reads.
+pub struct RimEvidence<'a> {
+    /// Every pixel's distance from the background model, ΔE.
+    pub distances: &'a [f32],
+    pub width: usize,
+    /// A pixel whose [`threshold::ridge`] exceeds this (ΔE) is rim.
+    pub ridge: f32,
+    /// A new interior must have at least this many pixels to count as a missed face.
+    pub min_interior: u64,
+}
+
+/// The mask `grown` (the hysteresis result, before clean-up) with the faces its pieces' rims
+/// enclose, or `None` when rims enclose nothing new. `joins` is the low pass the hysteresis
+/// used: the ridge growth follows it as well as the ridges.
+pub fn close_rims(
+    grown: &GrayImage,
+    evidence: &RimEvidence,
+    joins: impl Fn(usize) -> bool,
+) -> Option<GrayImage> {
+    let (w, h) = grown.dimensions();
+    let width = evidence.width;
+    let dist = evidence.distances;
+    let ridges = Ridges::new(dist, width);
+    // A pixel the growth rejected is asked again from each of its grown neighbours: remember.
+    let rejected = std::cell::RefCell::new(vec![false; dist.len()]);
+    let along_rims = threshold::hysteresis(grown.as_raw().clone(), width, |j| {
+        if rejected.borrow()[j] {
+            return false;
+        }
+        let on = joins(j) || ridges.at(j) > evidence.ridge;
+        if !on {
+            rejected.borrow_mut()[j] = true;
+        }
+        on
+    });
+    let along_rims = GrayImage::from_raw(w, h, along_rims).expect("mask has the image's size");
+    let mut filled_before = grown.clone();
+    fill_holes(&mut filled_before);
+    let mut filled_after = along_rims.clone();
+    fill_holes(&mut filled_after);
+    let new_interior = GrayImage::from_fn(w, h, |x, y| {
+        let inside = filled_after.get_pixel(x, y)[0] != 0
+            && along_rims.get_pixel(x, y)[0] == 0
+            && filled_before.get_pixel(x, y)[0] == 0;
+        Luma([u8::from(inside) * 255])
+    });
+    // 4-connected, as background is in `fill_holes`.
+    let labels = connected_components(&new_interior, Connectivity::Four, Luma([0u8]));
+    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    let mut areas = vec![0u64; n + 1];
+    for p in labels.pixels() {
+        areas[p.0[0] as usize] += 1;
+    }
+    let keep: Vec<bool> = areas
+        .iter()
+        .enumerate()
+        .map(|(l, &a)| l > 0 && a >= evidence.min_interior)
+        .collect();
+    if !keep.iter().any(|&k| k) {
+        return None;
+    }
+    let kept = |x: u32, y: u32| keep[labels.get_pixel(x, y)[0] as usize];
+    let mut out = grown.clone();
+    for y in 0..h {
+        for x in 0..w {
+            if out.get_pixel(x, y)[0] != 0 {
+                continue;
+            }
+            // A kept interior pixel, or a rim pixel next to one.
+            let on = kept(x, y)
+                || (along_rims.get_pixel(x, y)[0] != 0
+                    && (y.saturating_sub(1)..(y + 2).min(h))
+                        .any(|yy| (x.saturating_sub(1)..(x + 2).min(w)).any(|xx| kept(xx, yy))));
+            if on {
+                out.put_pixel(x, y, Luma([255]));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The length, in pixels, of the stretch of rim a ridge is averaged along, beyond the pixel.
+const RIDGE_HALF_LENGTH: i64 = 3;
+/// How far to either side of a pixel its ridge compares it with, pixels: a blurred rim is two
+/// or three pixels wide.
+const RIDGE_REACH: f64 = 2.0;
+/// Directions a ridge is measured across, evenly spread over a half turn.
+const RIDGE_DIRECTIONS: usize = 8;
+
+/// The ridge strength of the distance image (see [`Ridges::at`]).
+struct Ridges {
+    boxed: Vec<f32>,
+    width: usize,
+    height: usize,
+    /// Per direction: the unit normal and unit tangent.
+    frames: Vec<([f64; 2], [f64; 2])>,
+}
+
+impl Ridges {
+    fn new(values: &[f32], width: usize) -> Ridges {
+        let mut boxed = values.to_vec();
+        threshold::box_blur(&mut boxed, width, 1);
+        let frames = (0..RIDGE_DIRECTIONS)
+            .map(|k| {
+                let a = std::f64::consts::PI * k as f64 / RIDGE_DIRECTIONS as f64;
+                let (s, c) = a.sin_cos();
+                ([c, s], [-s, c])
+            })
+            .collect();
+        Ridges {
+            height: values.len().checked_div(width).unwrap_or(0),
+            boxed,
+            width,
+            frames,
+        }
+    }
+
+    fn sample(&self, x: f64, y: f64) -> f32 {
+        let xx = (x.round() as i64).clamp(0, self.width as i64 - 1) as usize;
+        let yy = (y.round() as i64).clamp(0, self.height as i64 - 1) as usize;
+        self.boxed[yy * self.width + xx]
+    }
+
+    /// How far pixel `j` stands above the pixels [`RIDGE_REACH`] to either side of it, averaged
+    /// along a short straight stretch through it, in the direction where that is largest
+    /// (ΔE, on the 3 × 3 box average of the distance image).
+    ///
+    /// Why the stretch: JPEG ringing and sensor noise also make short ridges, in every
+    /// direction; a rim is a long line, so averaging along it keeps the rim's height and
+    /// shrinks the noise. The stretch runs from the pixel one way or the other (the better of
+    /// the two), so a rim keeps its height up to a sharp corner, where it turns.
+    fn at(&self, j: usize) -> f32 {
+        let (x, y) = ((j % self.width) as f64, (j / self.width) as f64);
+        let mut best = f32::MIN;
+        let (dx, dy) = (RIDGE_REACH, RIDGE_REACH);
+        for &(n, t) in &self.frames {
+            let height = |k: i64| {
+                let (cx, cy) = (x + k as f64 * t[0], y + k as f64 * t[1]);
+                self.sample(cx, cy)
+                    - 0.5
+                        * (self.sample(cx + dx * n[0], cy + dy * n[1])
+                            + self.sample(cx - dx * n[0], cy - dy * n[1]))
+            };
+            let here = height(0);
+            let (mut back, mut ahead) = (here, here);
+            for k in 1..=RIDGE_HALF_LENGTH {
+                back += height(-k);
+                ahead += height(k);
+            }
+            best = best.max(back.max(ahead) / (RIDGE_HALF_LENGTH + 1) as f32);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 60 × 60 distance image: a face at distance 0.5 (the background's colour) inside a
+    /// square rim of distance 6 from (10, 10) to (49, 49), one pixel wide, with a coloured
+    /// patch (distance 30) in one corner; the background at 0.5 elsewhere.
+    fn white_piece() -> (Vec<f32>, usize) {
+        let w = 60;
+        let d = (0..w * w)
+            .map(|i| {
+                let (x, y) = (i % w, i / w);
+                let on_rim = (10..=49).contains(&x)
+                    && (10..=49).contains(&y)
+                    && (x == 10 || x == 49 || y == 10 || y == 49);
+                if on_rim {
+                    6.0
+                } else if (11..20).contains(&x) && (11..20).contains(&y) {
+                    30.0
+                } else {
+                    0.5
+                }
+            })
+            .collect();
+        (d, w)
+    }
+
+    #[test]
+    fn a_rim_closes_around_a_face_the_colour_of_the_background() {
+        let (d, w) = white_piece();
+        // The first pass found only the coloured patch.
+        let grown = GrayImage::from_fn(w as u32, w as u32, |x, y| {
+            Luma([u8::from(d[y as usize * w + x as usize] > 10.0) * 255])
+        });
+        let evidence = RimEvidence {
+            distances: &d,
+            width: w,
+            ridge: 1.5,
+            min_interior: 100,
+        };
+        let closed = close_rims(&grown, &evidence, |j| d[j] > 10.0).expect("a face is enclosed");
+        let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
+        assert!(on(30, 30) && on(45, 45) && on(11, 45));
+        // The rim itself joins, the background outside does not.
+        assert!(on(49, 30) && !on(52, 30) && !on(5, 5));
+        // Nothing enclosed: no change.
+        let tight = RimEvidence {
+            min_interior: 5000,
+            ..evidence
+        };
+        assert!(close_rims(&grown, &tight, |j| d[j] > 10.0).is_none());
+    }
+
+    #[test]
+    fn a_slow_ramp_is_no_ridge_but_a_thin_line_is() {
+        // A shadow-like ramp rising 1 ΔE per pixel, with a one-pixel line of +4 at x = 30.
+        let w = 60;
+        let d: Vec<f32> = (0..w * 40)
+            .map(|i| (i % w) as f32 + if i % w == 30 { 4.0 } else { 0.0 })
+            .collect();
+        let r = Ridges::new(&d, w);
+        // Rounding the sample points of slanted directions leaves a trace of the slope.
+        assert!(r.at(20 * w + 15).abs() < 0.2, "{}", r.at(20 * w + 15));
+        assert!(r.at(20 * w + 30) > 1.0, "{}", r.at(20 * w + 30));
+    }
+}
