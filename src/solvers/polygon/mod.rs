@@ -18,6 +18,8 @@ pub mod place;
 #[cfg(test)]
 mod place_tests;
 pub mod records;
+#[cfg(test)]
+mod replay_tests;
 pub mod render;
 pub mod search;
 pub mod sides;
@@ -58,6 +60,14 @@ pub struct Options {
     /// Length tolerance relative to the puzzle's scale (√ of the target area). 1e-7 suits
     /// exact puzzles; measured pieces need ~1e-2.
     pub tolerance: f64,
+    /// Pieces' vertices closer than this (relative, like `tolerance`) to the line through
+    /// their neighbours are dropped as not being corners; `None` = `tolerance`. Why separate:
+    /// measured pieces come with corners already judged against the measurement noise, and a
+    /// flat corner (a few degrees between short sides) is within `tolerance` of its chord, so
+    /// cleaning at `tolerance` would delete a corner that the target, whose sides there are
+    /// longer, keeps; the piece then cannot fill it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corner_tolerance: Option<f64>,
     /// Relative tolerance of the area checksum (pieces' total area = target area).
     pub area_tolerance: f64,
     /// Give up (error) after this many search nodes.
@@ -73,6 +83,7 @@ impl Default for Options {
             max_print: 1,
             allow_leftover: false,
             tolerance: 1e-7,
+            corner_tolerance: None,
             area_tolerance: 1e-6,
             max_nodes: 2_000_000_000,
             memo_limit: 4_000_000,

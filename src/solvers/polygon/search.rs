@@ -11,6 +11,15 @@ use std::collections::{HashMap, HashSet};
 use std::f64::consts::PI;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+/// Whether a piece side that runs `beyond` past the end of a region side, where the region
+/// turns inwards to an interior angle `angle` (< π), leaves the region by more than `eps`.
+/// Why not simply "longer than the side": a measured region corner that turns by a few
+/// degrees may be missing from a piece (or vice versa), and the side running straight past it
+/// then stays within the tolerance of the region (ρ decides the rest).
+fn overshoots(beyond: f64, angle: f64, eps: f64) -> bool {
+    beyond > eps && beyond * (PI - angle).sin().max(0.0) > eps
+}
+
 /// Beyond this many distinct subset sums the area test is skipped.
 const MAX_SUMS: usize = 1 << 14;
 
@@ -168,7 +177,7 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// pieces pass ANGLE CHECK and SIDE CHECK (ties: smaller angle, then shorter adjacent
     /// sides), with those candidates in search order (larger pieces first). `None` when some
     /// convex corner admits no piece at all: a dead end.
-    fn best_vertex(
+    pub(super) fn best_vertex(
         &self,
         poly: &RegionPolygon,
         avail: &[u32],
@@ -233,7 +242,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     continue;
                 }
                 if next_angle < PI {
-                    if an.side_prev > next_len + e {
+                    if overshoots(an.side_prev - next_len, next_angle, e) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_prev.min(next_len));
@@ -242,7 +251,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     }
                 }
                 if an.angle >= alpha - at && prev_angle < PI {
-                    if an.side_next > prev_len + e {
+                    if overshoots(an.side_next - prev_len, prev_angle, e) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_next.min(prev_len));

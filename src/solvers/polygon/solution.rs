@@ -11,16 +11,16 @@ use std::collections::HashSet;
 
 /// A validated puzzle, ready to search.
 pub struct Prepared {
-    tol: Tol,
+    pub(super) tol: Tol,
     /// Cleaned counter-clockwise pieces, and their anchors.
-    pieces: Vec<Vec<Pt>>,
-    piece_anchors: Vec<Vec<Anchor>>,
-    input: Vec<Vec<Pt>>,
+    pub(super) pieces: Vec<Vec<Pt>>,
+    pub(super) piece_anchors: Vec<Vec<Anchor>>,
+    pub(super) input: Vec<Vec<Pt>>,
     /// Member piece indices per class, classes sorted larger first.
-    members: Vec<Vec<usize>>,
-    classes: Vec<PieceClass>,
-    region: Vec<Vec<Pt>>,
-    symmetries: Vec<Iso>,
+    pub(super) members: Vec<Vec<usize>>,
+    pub(super) classes: Vec<PieceClass>,
+    pub(super) region: Vec<Vec<Pt>>,
+    pub(super) symmetries: Vec<Iso>,
 }
 
 pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonError> {
@@ -34,9 +34,15 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
         return Err(PolygonError::BadTolerance(options.tolerance));
     }
     let tol = super::tolerances(puzzle, options);
+    let corner_tol = match options.corner_tolerance {
+        Some(c) if c > 0.0 && c < options.tolerance => {
+            Tol::new(super::puzzle_scale(puzzle), c)
+        }
+        _ => tol,
+    };
     let mut pieces = Vec::with_capacity(puzzle.pieces.len());
     for (index, p) in puzzle.pieces.iter().enumerate() {
-        let c = clean_simple(p, &tol).map_err(|defect| PolygonError::BadPiece { index, defect })?;
+        let c = clean_simple(p, &corner_tol).map_err(|defect| PolygonError::BadPiece { index, defect })?;
         pieces.push(oriented(c, true));
     }
     let mut region = Vec::with_capacity(puzzle.target.len());
