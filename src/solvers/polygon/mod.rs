@@ -11,6 +11,7 @@
 //! Regions may be several disjoint polygons (touching at most at vertices); holes are not
 //! supported.
 
+pub mod assign;
 pub mod geometry;
 pub mod parse;
 pub mod photo;
