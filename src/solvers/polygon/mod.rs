@@ -61,8 +61,9 @@ pub struct Options {
     /// Length tolerance relative to the puzzle's scale (√ of the target area). 1e-7 suits
     /// exact puzzles; measured pieces need ~1e-2.
     pub tolerance: f64,
-    /// Pieces' vertices closer than this (relative, like `tolerance`) to the line through
-    /// their neighbours are dropped as not being corners; `None` = `tolerance`. Why separate:
+    /// Input vertices (pieces' and target's) closer than this (relative, like `tolerance`) to
+    /// the line through their neighbours are dropped as not being corners; `None` =
+    /// `tolerance`. Why separate:
     /// measured pieces come with corners already judged against the measurement noise, and a
     /// flat corner (a few degrees between short sides) is within `tolerance` of its chord, so
     /// cleaning at `tolerance` would delete a corner that the target, whose sides there are

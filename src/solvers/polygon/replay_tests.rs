@@ -107,9 +107,88 @@ fn replay(pieces: usize, seed: u64) {
     let truth = generate(&params).expect("generates").truth;
     let set = traced_truth(&truth);
     let photo = photo_pieces(&set).expect("straightens");
+    replay_set(pieces, seed, &truth, photo, (0..pieces).collect());
+}
+
+/// The same from the rendered images, traced by the vision front end as the CLI does
+/// (edge calibration included); `style` is `scan` or `photo`.
+fn replay_rendered(pieces: usize, seed: u64, style: Style) {
+    let mut params = Params::new(Kind::Polygonal, pieces, seed);
+    params.style = style;
+    let out = generate(&params).expect("generates");
+    let dir = tempfile::tempdir().expect("temp dir");
+    crate::synth::write(&out, dir.path(), false).expect("writes");
+    let truth = out.truth;
+    let mut opts = crate::vision::PipelineOptions::default();
+    opts.describe.critical.four_sided = false;
+    let (files, _) = crate::vision::collect_inputs(&[dir.path().join("images")]);
+    let run = crate::vision::trace_images(&files, &opts, &|_| {});
+    let set = run.set;
+    println!(
+        "-- rendered: {} pieces traced of {pieces}, {} failures",
+        set.pieces.len(),
+        run.failures.len()
+    );
+    let mut photo = match photo_pieces(&set) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{e}");
+            return;
+        }
+    };
+    let offset = super::photo::calibrate_edges(
+        &mut photo,
+        super::target_area(&[truth.assembled.outline.clone()]),
+        1.5,
+    );
+    println!("edge offset {offset:.2} px");
+    // Which truth piece each traced piece is: same image, nearest centroid.
+    let order: Vec<usize> = set
+        .pieces
+        .iter()
+        .map(|p| {
+            (0..truth.pieces.len())
+                .filter(|&k| {
+                    truth.pieces[k]
+                        .image
+                        .as_ref()
+                        .is_some_and(|im| p.image.ends_with(im.as_str()))
+                })
+                .min_by(|&a, &b| {
+                    let d = |k: usize| {
+                        let c = truth.pieces[k].centroid.unwrap_or([0.0, 0.0]);
+                        dist(c, p.centroid)
+                    };
+                    d(a).total_cmp(&d(b))
+                })
+                .unwrap_or(0)
+        })
+        .collect();
+    replay_set(pieces, seed, &truth, photo, order);
+}
+
+/// Replays the truth for the straightened pieces `photo`, where `order[i]` is the truth
+/// index of piece `i`.
+fn replay_set(
+    pieces: usize,
+    seed: u64,
+    truth: &crate::synth::truth::Truth,
+    photo: super::photo::PhotoPieces,
+    order: Vec<usize>,
+) {
     let puzzle = photo_puzzle(&photo, vec![truth.assembled.outline.clone()]);
     let options = photo_options(&photo, &puzzle);
-    let prepared = prepare(&puzzle, &options).expect("prepares");
+    let prepared = match prepare(&puzzle, &options) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("== {pieces} pieces seed {seed}: {e}");
+            if let super::PolygonError::BadPiece { index, .. } = e {
+                println!("   {:.1?}", photo.polygons[index]);
+                println!("   truth {:.1?}", truth.pieces[order[index]].outline);
+            }
+            return;
+        }
+    };
     let tol = prepared.tol;
     println!(
         "== {pieces} pieces seed {seed}: noise {:.3} px, eps {:.2} px, angle_eps {:.2}°",
@@ -127,7 +206,8 @@ fn replay(pieces: usize, seed: u64) {
             .map(|c| c.1.round() as i64)
             .collect::<Vec<_>>()
     );
-    for (i, t) in truth.pieces.iter().enumerate() {
+    for (i, &k) in order.iter().enumerate() {
+        let t = &truth.pieces[k];
         let tc = corners(t.outline.as_ref().expect("present"));
         let st = &photo.polygons[i];
         let missing: Vec<String> = tc
@@ -150,14 +230,15 @@ fn replay(pieces: usize, seed: u64) {
                 missing,
                 t.flipped
             );
+            println!("   straightened {:.1?}", st);
         }
     }
     // The truth pieces in the solver's (target) frame, oriented as the region is.
-    let truth_placed: Vec<Vec<Pt>> = truth
-        .pieces
+    let truth_placed: Vec<Vec<Pt>> = order
         .iter()
-        .map(|t| oriented(t.assembled_outline.clone(), true))
+        .map(|&k| oriented(truth.pieces[k].assembled_outline.clone(), true))
         .collect();
+    let pieces = pieces.min(order.len());
     let search = Search::new(&prepared.classes, tol, Nothing);
     let mut avail: Vec<u32> = prepared.classes.iter().map(|c| c.count).collect();
     let mut left: Vec<bool> = vec![true; pieces];
@@ -315,8 +396,14 @@ fn explain_dead(
 fn replay_truth() {
     let spec = std::env::var("REPLAY").unwrap_or_else(|_| "7:2".into());
     for item in spec.split(',') {
-        let (n, s) = item.split_once(':').expect("pieces:seed");
-        replay(n.parse().expect("pieces"), s.parse().expect("seed"));
+        let mut parts = item.split(':');
+        let n: usize = parts.next().and_then(|x| x.parse().ok()).expect("pieces");
+        let s: u64 = parts.next().and_then(|x| x.parse().ok()).expect("seed");
+        match parts.next() {
+            Some("scan") => replay_rendered(n, s, Style::Scan),
+            Some("photo") => replay_rendered(n, s, Style::Photo),
+            _ => replay(n, s),
+        }
     }
 }
 

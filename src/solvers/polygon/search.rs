@@ -189,7 +189,10 @@ impl<'a, V: Visitor> Search<'a, V> {
         let mut best: Option<Choice> = None;
         for i in 0..n {
             let a = angles[i];
-            if a >= PI - self.tol.angle_eps {
+            // A corner flatter than its own angular uncertainty may be no piece's corner
+            // (measured pieces lose such corners), so it is not one to build on.
+            let flat = self.tol.angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
+            if a >= PI - flat {
                 continue;
             }
             let cands = self.candidates(poly, &angles, i, avail);

@@ -48,8 +48,8 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
     }
     let mut region = Vec::with_capacity(puzzle.target.len());
     for (index, p) in puzzle.target.iter().enumerate() {
-        let c =
-            clean_simple(p, &tol).map_err(|defect| PolygonError::BadTarget { index, defect })?;
+        let c = clean_simple(p, &corner_tol)
+            .map_err(|defect| PolygonError::BadTarget { index, defect })?;
         region.push(oriented(c, false));
     }
     check_disjoint(&region, &tol)?;
