@@ -19,6 +19,7 @@ pub mod place;
 #[cfg(test)]
 mod place_tests;
 pub mod records;
+pub mod refine;
 #[cfg(test)]
 mod replay_tests;
 pub mod render;
@@ -70,6 +71,11 @@ pub struct Options {
     /// longer, keeps; the piece then cannot fill it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corner_tolerance: Option<f64>,
+    /// Pose each placed piece by least squares against all its contacts with the region
+    /// instead of by its anchor corner alone (measured pieces: stops errors from adding up
+    /// along chains of placings). Off for exact puzzles, where it would change nothing.
+    #[serde(default)]
+    pub refine: bool,
     /// Relative tolerance of the area checksum (pieces' total area = target area).
     pub area_tolerance: f64,
     /// Give up (error) after this many search nodes.
@@ -86,6 +92,7 @@ impl Default for Options {
             allow_leftover: false,
             tolerance: 1e-7,
             corner_tolerance: None,
+            refine: false,
             area_tolerance: 1e-6,
             max_nodes: 2_000_000_000,
             memo_limit: 4_000_000,

@@ -6,7 +6,7 @@
 
 use super::geometry::{dist, dist_to_segment, interior_angle_cw, signed_area, Pt};
 use super::photo::{photo_options, photo_pieces, photo_puzzle};
-use super::place::rho;
+use super::place::rho_posed;
 use super::records::{oriented, RegionPolygon};
 use super::search::{Search, Step, Visitor};
 use super::solution::prepare;
@@ -264,7 +264,7 @@ fn replay_set(
         for &(c, ai) in &cands {
             let class = &prepared.classes[c];
             let anchor = &class.anchors[ai];
-            match rho(&pts, poly.area, j, &anchor.local, class.area, &tol) {
+            match rho_posed(&pts, poly.area, j, &anchor.local, class.area, &tol, true) {
                 Err(e) => notes.push(format!("class {c} anchor {ai}: {e:?}")),
                 Ok((polys, placed)) => {
                     let hit = prepared.members[c]
@@ -347,7 +347,7 @@ fn explain_piece(
         if (an.angle - alpha).abs() > 0.35 {
             continue;
         }
-        let r = rho(&pts, poly.area, j, &an.local, class.area, &tol);
+        let r = rho_posed(&pts, poly.area, j, &an.local, class.area, &tol, true);
         let d = match &r {
             Ok((_, placed)) => format!("legal, off truth by {:.1}", misfit(placed, &truth_placed[m])),
             Err(e) => format!("{e:?}"),

@@ -4,7 +4,7 @@
 //! convex corners; a memo of regions proven impossible with the same multiset of pieces).
 
 use super::geometry::{Pt, Tol};
-use super::place::rho;
+use super::place::rho_posed;
 use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
@@ -60,6 +60,8 @@ pub struct Search<'a, V: Visitor> {
     pub allow_leftover: bool,
     pub max_nodes: u64,
     pub memo_limit: usize,
+    /// Pose every placed piece by least squares against its contacts (measured pieces).
+    pub refine: bool,
     pub nodes: u64,
     pub memo_hits: u64,
     visitor: V,
@@ -77,6 +79,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             allow_leftover: false,
             max_nodes: u64::MAX,
             memo_limit: 4_000_000,
+            refine: false,
             nodes: 0,
             memo_hits: 0,
             visitor,
@@ -141,8 +144,15 @@ impl<'a, V: Visitor> Search<'a, V> {
         for (c, ai) in candidates {
             let class = &self.classes[c];
             let anchor = &class.anchors[ai];
-            let Ok((polys, placed)) = rho(&pts, poly.area, j, &anchor.local, class.area, &self.tol)
-            else {
+            let Ok((polys, placed)) = rho_posed(
+                &pts,
+                poly.area,
+                j,
+                &anchor.local,
+                class.area,
+                &self.tol,
+                self.refine,
+            ) else {
                 continue;
             };
             let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);

@@ -211,6 +211,7 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
     search.allow_leftover = options.allow_leftover;
     search.max_nodes = options.max_nodes;
     search.memo_limit = options.memo_limit;
+    search.refine = options.refine;
     let region: Vec<RegionPolygon> = p.region.iter().map(|r| RegionPolygon::new(r)).collect();
     match search.run(region) {
         Ok(_) => {}
