@@ -135,24 +135,29 @@ fn check(pieces: usize, seeds: &[u64], style: Style) {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+// Several seeds per size, among them the ones that used to fail: 7:2, 12:2 and 14:2 (a 5°
+// target corner whose piece lost it to cleaning), 10:6 and 14:6 (a 3° corner missing from a
+// straightened piece), 12:3 and 14:3 (a near-symmetric piece placed in the wrong chirality),
+// 14:2 and 14:10 (errors adding up along a chain of placings).
+
 #[test]
 fn seven_pieces_solve_into_their_outline() {
-    check(7, &[1, 3, 4], Style::Scan);
+    check(7, &[1, 2, 3, 4], Style::Scan);
 }
 
 #[test]
 fn ten_pieces_solve_into_their_outline() {
-    check(10, &[1, 2, 3], Style::Photo);
+    check(10, &[1, 2, 5, 6], Style::Photo);
 }
 
 #[test]
 fn twelve_pieces_photo_solve_into_their_outline() {
-    check(12, &[4, 5, 8], Style::Photo);
+    check(12, &[2, 3, 6, 8], Style::Photo);
 }
 
 #[test]
 fn fourteen_pieces_scan_solve_into_their_outline() {
-    check(14, &[1, 4, 7], Style::Scan);
+    check(14, &[2, 3, 6, 10], Style::Scan);
 }
 
 /// The success rate over seeds 1..=10 for 7, 10, 12 and 14 pieces, printed as a table
@@ -234,7 +239,16 @@ fn end_to_end(pieces: usize, seed: u64, style: Style) -> Result<(), String> {
 /// handling of drop shadows, see docs/polygon.md): several seeds of every size.
 #[test]
 fn rendered_scans_solve_end_to_end() {
-    let failed: Vec<String> = [(7, 2), (7, 3), (10, 2), (10, 4), (12, 3), (14, 4)]
+    let failed: Vec<String> = [
+        (7, 2),
+        (7, 4),
+        (10, 3),
+        (10, 5),
+        (12, 2),
+        (12, 4),
+        (14, 2),
+        (14, 3),
+    ]
         .into_iter()
         .filter_map(|(n, seed)| {
             end_to_end(n, seed, Style::Scan)
