@@ -249,13 +249,13 @@ fn rendered_scans_solve_end_to_end() {
         (14, 2),
         (14, 3),
     ]
-        .into_iter()
-        .filter_map(|(n, seed)| {
-            end_to_end(n, seed, Style::Scan)
-                .err()
-                .map(|e| format!("{n} pieces seed {seed}: {e}"))
-        })
-        .collect();
+    .into_iter()
+    .filter_map(|(n, seed)| {
+        end_to_end(n, seed, Style::Scan)
+            .err()
+            .map(|e| format!("{n} pieces seed {seed}: {e}"))
+    })
+    .collect();
     assert!(failed.is_empty(), "{failed:#?}");
 }
 

@@ -101,7 +101,9 @@ pub fn assign(
     let mut current: Vec<Vec<Pt>> = placed.iter().map(|p| p.vertices.to_vec()).collect();
     for _round in 0..ROUNDS {
         for (c, mem) in members.iter().enumerate() {
-            let steps: Vec<usize> = (0..placed.len()).filter(|&i| placed[i].class == c).collect();
+            let steps: Vec<usize> = (0..placed.len())
+                .filter(|&i| placed[i].class == c)
+                .collect();
             if steps.is_empty() {
                 continue;
             }
@@ -255,7 +257,13 @@ fn nearest(v: Pt, among: &[Pt]) -> Option<Pt> {
 /// Calls `f` with every injective map from `k` slots to `n` members (as a slice of member
 /// indices), in lexicographic order.
 fn permutations(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
-    fn go(n: usize, k: usize, cur: &mut Vec<usize>, used: &mut [bool], f: &mut dyn FnMut(&[usize])) {
+    fn go(
+        n: usize,
+        k: usize,
+        cur: &mut Vec<usize>,
+        used: &mut [bool],
+        f: &mut dyn FnMut(&[usize]),
+    ) {
         if cur.len() == k {
             f(cur);
             return;
@@ -310,11 +318,25 @@ mod tests {
             local: &local,
             vertices: &placed_pts,
         }];
-        let got = assign(&placed, &[vec![0]], &[kite.clone()], true, &around, &tol);
+        let got = assign(
+            &placed,
+            &[vec![0]],
+            std::slice::from_ref(&kite),
+            true,
+            &around,
+            &tol,
+        );
         assert!(got[0].1.mirror, "{:?}", got[0].1);
         assert!(got[0].1.cost < 1e-9, "{:?}", got[0].1);
         // Face up it fits its own placed outline, and the neighbours only to 0.6 at the tip.
-        let up = assign(&placed, &[vec![0]], &[kite.clone()], false, &placed_pts, &tol);
+        let up = assign(
+            &placed,
+            &[vec![0]],
+            std::slice::from_ref(&kite),
+            false,
+            &placed_pts,
+            &tol,
+        );
         assert!(!up[0].1.mirror && up[0].1.cost < 1e-9);
     }
 
@@ -341,7 +363,14 @@ mod tests {
                 vertices: &b,
             },
         ];
-        let got = assign(&placed, &[vec![0, 1]], &[small, large], false, &around, &tol);
+        let got = assign(
+            &placed,
+            &[vec![0, 1]],
+            &[small, large],
+            false,
+            &around,
+            &tol,
+        );
         assert_eq!((got[0].0, got[1].0), (1, 0));
     }
 }

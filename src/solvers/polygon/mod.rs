@@ -20,9 +20,9 @@ pub mod place;
 mod place_tests;
 pub mod records;
 pub mod refine;
+pub mod render;
 #[cfg(test)]
 mod replay_tests;
-pub mod render;
 pub mod search;
 pub mod sides;
 mod solution;

@@ -52,9 +52,11 @@ impl Step {
 /// One Gauss–Newton step over the current contacts; `None` without contacts.
 fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
     let reach = 2.0 * tol.eps;
-    let (n, m) = (region.len(), piece.len());
+    let m = piece.len();
     let o = {
-        let s = piece.iter().fold([0.0, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
+        let s = piece
+            .iter()
+            .fold([0.0, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
         [s[0] / m as f64, s[1] / m as f64]
     };
     // Rows of J (d residual / d(a, tx, ty)) and residuals.
@@ -83,16 +85,12 @@ fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
             // The side moves with the piece: the residual changes by minus the motion of the
             // side at v.
             let r = sub(v, o);
-            rows.push((
-                [-dot(nrm, perp(r)), -nrm[0], -nrm[1]],
-                dot(nrm, sub(v, a)),
-            ));
+            rows.push(([-dot(nrm, perp(r)), -nrm[0], -nrm[1]], dot(nrm, sub(v, a))));
         }
     }
     if rows.is_empty() {
         return None;
     }
-    let _ = n;
     // Normal equations with damping: rotation measured as arc length at the piece's size.
     let size = piece
         .iter()

@@ -4,7 +4,7 @@
 //! should go there, and whether ANGLE/SIDE CHECK or ρ refused it and why. Run with
 //! `REPLAY=12:2,14:6 cargo test --release --lib replay -- --ignored --nocapture`.
 
-use super::geometry::{dist, dist_to_segment, interior_angle_cw, signed_area, Pt};
+use super::geometry::{dist, dist_to_segment, interior_angle_cw, Pt};
 use super::photo::{photo_options, photo_pieces, photo_puzzle};
 use super::place::rho_posed;
 use super::records::{oriented, RegionPolygon};
@@ -138,7 +138,7 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
     };
     let offset = super::photo::calibrate_edges(
         &mut photo,
-        super::target_area(&[truth.assembled.outline.clone()]),
+        super::target_area(std::slice::from_ref(&truth.assembled.outline)),
         1.5,
     );
     println!("edge offset {offset:.2} px");
@@ -349,7 +349,10 @@ fn explain_piece(
         }
         let r = rho_posed(&pts, poly.area, j, &an.local, class.area, &tol, true);
         let d = match &r {
-            Ok((_, placed)) => format!("legal, off truth by {:.1}", misfit(placed, &truth_placed[m])),
+            Ok((_, placed)) => format!(
+                "legal, off truth by {:.1}",
+                misfit(placed, &truth_placed[m])
+            ),
             Err(e) => format!("{e:?}"),
         };
         println!(
@@ -388,7 +391,6 @@ fn explain_dead(
             explain_piece(m, p, poly, j, prepared, truth_placed);
         }
     }
-    let _ = signed_area;
 }
 
 #[test]

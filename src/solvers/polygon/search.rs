@@ -201,7 +201,9 @@ impl<'a, V: Visitor> Search<'a, V> {
             let a = angles[i];
             // A corner flatter than its own angular uncertainty may be no piece's corner
             // (measured pieces lose such corners), so it is not one to build on.
-            let flat = self.tol.angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
+            let flat = self
+                .tol
+                .angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
             if a >= PI - flat {
                 continue;
             }

@@ -36,14 +36,13 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
     }
     let tol = super::tolerances(puzzle, options);
     let corner_tol = match options.corner_tolerance {
-        Some(c) if c > 0.0 && c < options.tolerance => {
-            Tol::new(super::puzzle_scale(puzzle), c)
-        }
+        Some(c) if c > 0.0 && c < options.tolerance => Tol::new(super::puzzle_scale(puzzle), c),
         _ => tol,
     };
     let mut pieces = Vec::with_capacity(puzzle.pieces.len());
     for (index, p) in puzzle.pieces.iter().enumerate() {
-        let c = clean_simple(p, &corner_tol).map_err(|defect| PolygonError::BadPiece { index, defect })?;
+        let c = clean_simple(p, &corner_tol)
+            .map_err(|defect| PolygonError::BadPiece { index, defect })?;
         pieces.push(oriented(c, true));
     }
     let mut region = Vec::with_capacity(puzzle.target.len());
