@@ -323,3 +323,28 @@ fn target_of_the_wrong_size_is_an_area_error() {
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert!(stderr.contains("area checksum"), "{stderr}");
 }
+
+/// 7 pieces seed 5, rendered scan: one piece's long side carries a straight-through vertex
+/// (the end of a neighbour's cut, 0.1° off straight) next to a short side; the straightening
+/// split it in two runs whose lines crossed 40 px away, and the polygon came out non-simple.
+/// Every traced piece must straighten into a simple polygon.
+#[test]
+fn rendered_pieces_straighten_into_simple_polygons() {
+    use jigsaw::solvers::polygon::geometry::Tol;
+    use jigsaw::solvers::polygon::records::clean_simple;
+    let dir = scratch();
+    let mut p = Params::new(Kind::Polygonal, 7, 5);
+    p.style = Style::Scan;
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let mut opts = jigsaw::vision::PipelineOptions::default();
+    opts.describe.critical.four_sided = false;
+    let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
+    let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
+    assert_eq!(run.set.pieces.len(), 7);
+    let photo = photo_pieces(&run.set).expect("straightens");
+    let tol = Tol::new(1.0, 1e-6);
+    for (k, poly) in photo.polygons.iter().enumerate() {
+        assert!(clean_simple(poly, &tol).is_ok(), "piece {k}: {poly:?}");
+    }
+}
