@@ -12,6 +12,8 @@
 //! supported.
 
 pub mod assign;
+#[cfg(test)]
+mod chirality_tests;
 pub mod geometry;
 pub mod parse;
 pub mod photo;
@@ -27,6 +29,8 @@ pub mod search;
 pub mod sides;
 mod solution;
 pub mod symmetry;
+#[cfg(test)]
+mod truth_masks;
 
 pub use parse::{parse_puzzle, PuzzleFormat};
 

@@ -10,10 +10,8 @@ use super::place::rho_posed;
 use super::records::{oriented, RegionPolygon};
 use super::search::{Search, Step, Visitor};
 use super::solution::prepare;
-use crate::piece_set::PieceSet;
+use super::truth_masks::traced_truth;
 use crate::synth::{generate, Kind, Params, Style};
-use crate::vision::{describe_piece, DescribeOptions, PieceRegion};
-use image::{GrayImage, Luma};
 
 struct Nothing;
 
@@ -23,47 +21,8 @@ impl Visitor for Nothing {
     }
 }
 
-fn inside(poly: &[Pt], p: Pt) -> bool {
-    super::records::contains(poly, p)
-}
-
-/// The pieces traced from their truth outlines rasterised at pixel centres.
-pub(super) fn traced_truth(truth: &crate::synth::truth::Truth) -> PieceSet {
-    let mut opts = DescribeOptions::default();
-    opts.critical.four_sided = false;
-    let mut set = PieceSet::default();
-    for (k, t) in truth.pieces.iter().enumerate() {
-        let outline = t.outline.as_ref().expect("no missing pieces");
-        let (x0, y0) = outline
-            .iter()
-            .fold((f64::MAX, f64::MAX), |(a, b), q| (a.min(q[0]), b.min(q[1])));
-        let (x1, y1) = outline
-            .iter()
-            .fold((f64::MIN, f64::MIN), |(a, b), q| (a.max(q[0]), b.max(q[1])));
-        let (bx, by) = (x0.floor() as i32 - 1, y0.floor() as i32 - 1);
-        let (w, h) = (
-            (x1.ceil() as i32 - bx + 2) as u32,
-            (y1.ceil() as i32 - by + 2) as u32,
-        );
-        let mask = GrayImage::from_fn(w, h, |x, y| {
-            let c = [bx as f64 + x as f64 + 0.5, by as f64 + y as f64 + 0.5];
-            Luma([if inside(outline, c) { 255 } else { 0 }])
-        });
-        let area = mask.pixels().filter(|p| p[0] > 127).count() as u64;
-        let region = PieceRegion {
-            bbox: [bx as u32, by as u32, w, h],
-            mask,
-            area,
-        };
-        let image = t.image.clone().expect("no missing pieces");
-        set.pieces
-            .push(describe_piece(k as u32 + 1, &image, &region, &opts).expect("traces"));
-    }
-    set
-}
-
 /// Corners of `poly` turning by more than 0.1°, with their turning angle in degrees.
-fn corners(poly: &[Pt]) -> Vec<(Pt, f64)> {
+pub(super) fn corners(poly: &[Pt]) -> Vec<(Pt, f64)> {
     let n = poly.len();
     (0..n)
         .filter_map(|i| {
@@ -76,7 +35,7 @@ fn corners(poly: &[Pt]) -> Vec<(Pt, f64)> {
 
 /// How far `placed` is from `truth`: the largest distance of a placed vertex from the truth
 /// outline, and of the centroids.
-fn misfit(placed: &[Pt], truth: &[Pt]) -> f64 {
+pub(super) fn misfit(placed: &[Pt], truth: &[Pt]) -> f64 {
     let n = truth.len();
     let on = placed
         .iter()
@@ -406,57 +365,5 @@ fn replay_truth() {
             Some("photo") => replay_rendered(n, s, Style::Photo),
             _ => replay(n, s),
         }
-    }
-}
-
-/// Solves and, for each piece turned the wrong way, prints the fit of every variant.
-fn chirality(pieces: usize, seed: u64) {
-    let mut params = Params::new(Kind::Polygonal, pieces, seed);
-    params.style = Style::Scan;
-    let truth = generate(&params).expect("generates").truth;
-    let set = traced_truth(&truth);
-    let photo = photo_pieces(&set).expect("straightens");
-    let puzzle = photo_puzzle(&photo, vec![truth.assembled.outline.clone()]);
-    let options = photo_options(&photo, &puzzle);
-    let prepared = prepare(&puzzle, &options).expect("prepares");
-    let report = super::solve(&puzzle, &options).expect("solves");
-    let Some(sol) = report.solutions.first() else {
-        println!("{pieces}:{seed} no solution");
-        return;
-    };
-    println!("== {pieces}:{seed} classes {:?}", prepared.members);
-    for pl in &sol.placements {
-        let t = &truth.pieces[pl.piece];
-        if pl.mirror != t.flipped {
-            let truth_pts = oriented(t.assembled_outline.clone(), true);
-            println!(
-                "piece {} mirror {} but flipped {}; placed off truth by {:.1}",
-                pl.piece,
-                pl.mirror,
-                t.flipped,
-                misfit(&pl.vertices, &truth_pts)
-            );
-            println!("   truth {:.1?}", corners(&truth_pts));
-            println!("   straightened {:.1?}", photo.polygons[pl.piece]);
-            for other in &sol.placements {
-                let d = misfit(
-                    &other.vertices,
-                    &oriented(truth.pieces[other.piece].assembled_outline.clone(), true),
-                );
-                if d > 3.0 {
-                    println!("   piece {} off truth by {d:.1}", other.piece);
-                }
-            }
-        }
-    }
-}
-
-#[test]
-#[ignore = "diagnosis: CHIRALITY=pieces:seed,... with --ignored --nocapture"]
-fn chirality_of_solutions() {
-    let spec = std::env::var("CHIRALITY").unwrap_or_else(|_| "12:3".into());
-    for item in spec.split(',') {
-        let (n, s) = item.split_once(':').expect("pieces:seed");
-        chirality(n.parse().expect("pieces"), s.parse().expect("seed"));
     }
 }
