@@ -48,6 +48,8 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         max_print: if args.all { args.max_print } else { 1 },
         allow_leftover: args.allow_leftover,
         tolerance: args.tolerance,
+        corner_tolerance: None,
+        refine: false,
         area_tolerance: args.area_tolerance,
         max_nodes: args.max_nodes,
         memo_limit: args.memo_limit,

@@ -135,24 +135,29 @@ fn check(pieces: usize, seeds: &[u64], style: Style) {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+// Several seeds per size, among them the ones that used to fail: 7:2, 12:2 and 14:2 (a 5°
+// target corner whose piece lost it to cleaning), 10:6 and 14:6 (a 3° corner missing from a
+// straightened piece), 12:3 and 14:3 (a near-symmetric piece placed in the wrong chirality),
+// 14:2 and 14:10 (errors adding up along a chain of placings).
+
 #[test]
 fn seven_pieces_solve_into_their_outline() {
-    check(7, &[1, 3, 4], Style::Scan);
+    check(7, &[1, 2, 3, 4], Style::Scan);
 }
 
 #[test]
 fn ten_pieces_solve_into_their_outline() {
-    check(10, &[1, 2, 3], Style::Photo);
+    check(10, &[1, 2, 5, 6], Style::Photo);
 }
 
 #[test]
 fn twelve_pieces_photo_solve_into_their_outline() {
-    check(12, &[4, 5, 8], Style::Photo);
+    check(12, &[2, 3, 6, 8], Style::Photo);
 }
 
 #[test]
 fn fourteen_pieces_scan_solve_into_their_outline() {
-    check(14, &[1, 4, 7], Style::Scan);
+    check(14, &[2, 3, 6, 10], Style::Scan);
 }
 
 /// The success rate over seeds 1..=10 for 7, 10, 12 and 14 pieces, printed as a table
@@ -177,57 +182,108 @@ fn survey_success_rate() {
     }
 }
 
-/// End to end through the CLI on rendered scans: `jigsaw synth --kind polygonal` images, the
+/// End to end through the CLI on rendered images: `jigsaw synth --kind polygonal` images, the
 /// truth outline as a polygon-file target, `jigsaw solve --solver polygon`, and the written
-/// `assembly.json` scored against the truth. (Photo style is left out: its drop shadows still
-/// join the pieces in segmentation, see docs/polygon.md.)
+/// `assembly.json` scored against the truth.
+fn end_to_end(pieces: usize, seed: u64, style: Style) -> Result<(), String> {
+    let dir = scratch();
+    let mut p = Params::new(Kind::Polygonal, pieces, seed);
+    p.style = style;
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let target = dir.path().join("target.txt");
+    let coords: Vec<String> = out
+        .truth
+        .assembled
+        .outline
+        .iter()
+        .map(|q| format!("{} {}", q[0], q[1]))
+        .collect();
+    std::fs::write(&target, format!("target: {}\n", coords.join(", "))).unwrap();
+    let result = dir.path().join("out");
+    let r = run(&[
+        "solve",
+        "--solver",
+        "polygon",
+        dir.path().join("images").to_str().unwrap(),
+        "--target",
+        target.to_str().unwrap(),
+        "-o",
+        result.to_str().unwrap(),
+        "--json",
+    ]);
+    if r.status.code() != Some(0) {
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        return Err(format!(
+            "exit {:?}: {}",
+            r.status.code(),
+            stderr.lines().last().unwrap_or("")
+        ));
+    }
+    let text = std::fs::read_to_string(result.join("assembly.json")).unwrap();
+    let assembly = serde_json::from_str(&text).expect("assembly.json parses");
+    let s = score(&assembly, &out.truth).expect("scores");
+    if !s.perfect {
+        return Err(format!(
+            "not perfect: {} placed, {}/{} direct",
+            s.pieces_placed, s.direct_correct, s.pieces_expected
+        ));
+    }
+    if !result.join("solution.png").is_file() {
+        return Err("no solution.png".into());
+    }
+    Ok(())
+}
+
+/// Rendered scans through the CLI (scan style; photo style depends on segmentation's
+/// handling of drop shadows, see docs/polygon.md): several seeds of every size.
 #[test]
 fn rendered_scans_solve_end_to_end() {
-    let mut failed = Vec::new();
-    for (pieces, seed) in [(7, 2), (7, 3), (10, 2), (10, 4), (12, 3), (14, 4)] {
-        let dir = scratch();
-        let mut p = Params::new(Kind::Polygonal, pieces, seed);
-        p.style = Style::Scan;
-        let out = generate(&p).expect("generates");
-        jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-        let target = dir.path().join("target.txt");
-        let coords: Vec<String> = out
-            .truth
-            .assembled
-            .outline
-            .iter()
-            .map(|q| format!("{} {}", q[0], q[1]))
-            .collect();
-        std::fs::write(&target, format!("target: {}\n", coords.join(", "))).unwrap();
-        let result = dir.path().join("out");
-        let r = run(&[
-            "solve",
-            "--solver",
-            "polygon",
-            dir.path().join("images").to_str().unwrap(),
-            "--target",
-            target.to_str().unwrap(),
-            "-o",
-            result.to_str().unwrap(),
-            "--json",
-        ]);
-        if r.status.code() != Some(0) {
-            failed.push(format!(
-                "{pieces} pieces seed {seed}: {:?} {}",
-                r.status.code(),
-                String::from_utf8_lossy(&r.stderr)
-            ));
-            continue;
-        }
-        let text = std::fs::read_to_string(result.join("assembly.json")).unwrap();
-        let assembly = serde_json::from_str(&text).expect("assembly.json parses");
-        let s = score(&assembly, &out.truth).expect("scores");
-        if !s.perfect {
-            failed.push(format!("{pieces} pieces seed {seed}: {s:?}"));
-        }
-        assert!(result.join("solution.png").is_file());
-    }
+    let failed: Vec<String> = [
+        (7, 2),
+        (7, 4),
+        (10, 3),
+        (10, 5),
+        (12, 2),
+        (12, 4),
+        (14, 2),
+        (14, 3),
+    ]
+    .into_iter()
+    .filter_map(|(n, seed)| {
+        end_to_end(n, seed, Style::Scan)
+            .err()
+            .map(|e| format!("{n} pieces seed {seed}: {e}"))
+    })
+    .collect();
     assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// The end-to-end success rate over seeds 1..=SURVEY_SEEDS (default 5) for 7, 10, 12 and 14
+/// pieces, style `SURVEY_STYLE` (`scan` or `photo`), printed as a table
+/// (`scripts/bench-polygon-photo --rendered`).
+#[test]
+#[ignore = "survey: run with --ignored --nocapture"]
+fn survey_rendered() {
+    let seeds: u64 = std::env::var("SURVEY_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    let style = match std::env::var("SURVEY_STYLE").as_deref() {
+        Ok("photo") => Style::Photo,
+        _ => Style::Scan,
+    };
+    println!("pieces  solved  failures ({style:?})");
+    for n in [7, 10, 12, 14] {
+        let mut failures = Vec::new();
+        for seed in 1..=seeds {
+            if let Err(e) = end_to_end(n, seed, style) {
+                failures.push(format!("seed {seed}: {e}"));
+            }
+        }
+        let solved = seeds as usize - failures.len();
+        println!("{n:>6}  {solved:>3}/{seeds:<3}  {}", failures.join("; "));
+    }
 }
 
 /// Runs `jigsaw solve --solver polygon` on a generated 7-piece scan with the target file
@@ -266,4 +322,29 @@ fn target_of_the_wrong_size_is_an_area_error() {
     assert_eq!(r.status.code(), Some(2), "{r:?}");
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert!(stderr.contains("area checksum"), "{stderr}");
+}
+
+/// 7 pieces seed 5, rendered scan: one piece's long side carries a straight-through vertex
+/// (the end of a neighbour's cut, 0.1° off straight) next to a short side; the straightening
+/// split it in two runs whose lines crossed 40 px away, and the polygon came out non-simple.
+/// Every traced piece must straighten into a simple polygon.
+#[test]
+fn rendered_pieces_straighten_into_simple_polygons() {
+    use jigsaw::solvers::polygon::geometry::Tol;
+    use jigsaw::solvers::polygon::records::clean_simple;
+    let dir = scratch();
+    let mut p = Params::new(Kind::Polygonal, 7, 5);
+    p.style = Style::Scan;
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let mut opts = jigsaw::vision::PipelineOptions::default();
+    opts.describe.critical.four_sided = false;
+    let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
+    let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
+    assert_eq!(run.set.pieces.len(), 7);
+    let photo = photo_pieces(&run.set).expect("straightens");
+    let tol = Tol::new(1.0, 1e-6);
+    for (k, poly) in photo.polygons.iter().enumerate() {
+        assert!(clean_simple(poly, &tol).is_ok(), "piece {k}: {poly:?}");
+    }
 }

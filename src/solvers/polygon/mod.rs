@@ -11,6 +11,9 @@
 //! Regions may be several disjoint polygons (touching at most at vertices); holes are not
 //! supported.
 
+pub mod assign;
+#[cfg(test)]
+mod chirality_tests;
 pub mod geometry;
 pub mod parse;
 pub mod photo;
@@ -18,11 +21,16 @@ pub mod place;
 #[cfg(test)]
 mod place_tests;
 pub mod records;
+pub mod refine;
 pub mod render;
+#[cfg(test)]
+mod replay_tests;
 pub mod search;
 pub mod sides;
 mod solution;
 pub mod symmetry;
+#[cfg(test)]
+mod truth_masks;
 
 pub use parse::{parse_puzzle, PuzzleFormat};
 
@@ -58,6 +66,20 @@ pub struct Options {
     /// Length tolerance relative to the puzzle's scale (√ of the target area). 1e-7 suits
     /// exact puzzles; measured pieces need ~1e-2.
     pub tolerance: f64,
+    /// Input vertices (pieces' and target's) closer than this (relative, like `tolerance`) to
+    /// the line through their neighbours are dropped as not being corners; `None` =
+    /// `tolerance`. Why separate:
+    /// measured pieces come with corners already judged against the measurement noise, and a
+    /// flat corner (a few degrees between short sides) is within `tolerance` of its chord, so
+    /// cleaning at `tolerance` would delete a corner that the target, whose sides there are
+    /// longer, keeps; the piece then cannot fill it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corner_tolerance: Option<f64>,
+    /// Pose each placed piece by least squares against all its contacts with the region
+    /// instead of by its anchor corner alone (measured pieces: stops errors from adding up
+    /// along chains of placings). Off for exact puzzles, where it would change nothing.
+    #[serde(default)]
+    pub refine: bool,
     /// Relative tolerance of the area checksum (pieces' total area = target area).
     pub area_tolerance: f64,
     /// Give up (error) after this many search nodes.
@@ -73,6 +95,8 @@ impl Default for Options {
             max_print: 1,
             allow_leftover: false,
             tolerance: 1e-7,
+            corner_tolerance: None,
+            refine: false,
             area_tolerance: 1e-6,
             max_nodes: 2_000_000_000,
             memo_limit: 4_000_000,

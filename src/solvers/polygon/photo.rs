@@ -12,7 +12,8 @@
 //! an [`Assembly`] transform is. Mirrored pieces get a reflection composed into the matrix,
 //! whose determinant is then −1.
 
-use super::geometry::{signed_area, Pt};
+use super::geometry::{signed_area, Pt, Tol};
+use super::records::clean_simple;
 use super::sides::{fit_sides, SideParams};
 use super::{Options, Puzzle, Solution};
 use crate::assembly::{Assembly, PlacedPiece};
@@ -183,27 +184,45 @@ pub fn photo_puzzle(pieces: &PhotoPieces, target: Vec<Vec<Pt>>) -> Puzzle {
 /// Solver options for measured pieces. Length tolerance: 1.5 px plus four times the measured
 /// fit noise (vertices come from intersecting two fitted lines, so they scatter more than the
 /// points), relative to √(target area) as the solver wants it, at most a quarter of the
-/// shortest side and 0.05. Area tolerance: a band of 1 px along every piece's perimeter,
-/// relative to the total area (at least 1 %). The memo of impossible regions is off: its key
-/// quantises vertices on a grid of 8√2 eps, which for measured pieces (eps of a few pixels) is
-/// coarse enough for two different regions to share a key and a solvable one to be pruned,
-/// while noisy regions reached by different paths never coincide anyway.
+/// shortest side between the corners that survive cleaning at that tolerance (a corner flatter
+/// than the tolerance is not one to the solver, so the sides it separates do not limit it),
+/// and 0.05. Corner tolerance (which piece vertices are corners): twice the fit noise, since
+/// the straightening has already kept only corners that bend the outline beyond the noise.
+/// Area tolerance: a band of 1 px along every piece's perimeter, relative to the total area
+/// (at least 1 %). The memo of impossible regions is off: its key quantises vertices on a grid
+/// of 8√2 eps, which for measured pieces (eps of a few pixels) is coarse enough for two
+/// different regions to share a key and a solvable one to be pruned, while noisy regions
+/// reached by different paths never coincide anyway.
 pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
     let scale = super::puzzle_scale(puzzle);
+    let wanted = 1.5 + 4.0 * pieces.noise_px;
+    let flat = Tol {
+        eps: wanted,
+        angle_eps: 1e-3,
+        quantum: wanted,
+    };
     let shortest = pieces
         .polygons
         .iter()
-        .flat_map(|p| (0..p.len()).map(move |k| dist(p[k], p[(k + 1) % p.len()])))
+        .map(|p| clean_simple(p, &flat).unwrap_or_else(|_| p.clone()))
+        .flat_map(|p| {
+            (0..p.len())
+                .map(|k| dist(p[k], p[(k + 1) % p.len()]))
+                .collect::<Vec<_>>()
+        })
         .fold(f64::MAX, f64::min);
-    let eps_px = (1.5 + 4.0 * pieces.noise_px).min(0.25 * shortest);
+    let eps_px = wanted.min(0.25 * shortest);
     let perimeter: f64 = pieces
         .polygons
         .iter()
         .flat_map(|p| (0..p.len()).map(move |k| dist(p[k], p[(k + 1) % p.len()])))
         .sum();
+    let tolerance = (eps_px / scale).clamp(1e-6, 0.05);
     Options {
-        tolerance: (eps_px / scale).clamp(1e-6, 0.05),
+        tolerance,
+        corner_tolerance: Some((2.0 * pieces.noise_px / scale).clamp(1e-7, tolerance)),
         area_tolerance: (perimeter / pieces.area.max(1.0)).clamp(0.01, 0.2),
+        refine: true,
         memo_limit: 0,
         ..Options::default()
     }

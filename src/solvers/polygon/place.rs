@@ -245,8 +245,29 @@ pub fn rho(
     piece_area: f64,
     tol: &Tol,
 ) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
+    rho_posed(region, region_area, j, anchored, piece_area, tol, false)
+}
+
+/// ρ with the piece optionally posed by least squares against all its contacts
+/// ([`super::refine`]) before the pseudo-polygon is built (measured pieces).
+pub fn rho_posed(
+    region: &[Pt],
+    region_area: f64,
+    j: usize,
+    anchored: &[Pt],
+    piece_area: f64,
+    tol: &Tol,
+    refined: bool,
+) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
     let turn = corner_turn(region, j, anchored, tol);
-    let (pseudo, placed) = place_turned(region, j, anchored, turn);
+    let (mut pseudo, mut placed) = place_turned(region, j, anchored, turn);
+    if refined {
+        placed = super::refine::refine(region, &placed, tol);
+        pseudo = Vec::with_capacity(region.len() + placed.len());
+        pseudo.extend_from_slice(&region[..j]);
+        pseudo.extend_from_slice(&placed);
+        pseudo.extend_from_slice(&region[j..]);
+    }
     let sig = sigma(&pseudo, tol);
     let polys = legal(&sig, region_area, piece_area, tol)?;
     Ok((polys, placed))

@@ -4,12 +4,21 @@
 //! convex corners; a memo of regions proven impossible with the same multiset of pieces).
 
 use super::geometry::{Pt, Tol};
-use super::place::rho;
+use super::place::rho_posed;
 use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
 use std::f64::consts::PI;
 use std::hash::{DefaultHasher, Hash, Hasher};
+
+/// Whether a piece side that runs `beyond` past the end of a region side, where the region
+/// turns inwards to an interior angle `angle` (< π), leaves the region by more than `eps`.
+/// Why not simply "longer than the side": a measured region corner that turns by a few
+/// degrees may be missing from a piece (or vice versa), and the side running straight past it
+/// then stays within the tolerance of the region (ρ decides the rest).
+fn overshoots(beyond: f64, angle: f64, eps: f64) -> bool {
+    beyond > eps && beyond * (PI - angle).sin().max(0.0) > eps
+}
 
 /// Beyond this many distinct subset sums the area test is skipped.
 const MAX_SUMS: usize = 1 << 14;
@@ -51,6 +60,8 @@ pub struct Search<'a, V: Visitor> {
     pub allow_leftover: bool,
     pub max_nodes: u64,
     pub memo_limit: usize,
+    /// Pose every placed piece by least squares against its contacts (measured pieces).
+    pub refine: bool,
     pub nodes: u64,
     pub memo_hits: u64,
     visitor: V,
@@ -68,6 +79,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             allow_leftover: false,
             max_nodes: u64::MAX,
             memo_limit: 4_000_000,
+            refine: false,
             nodes: 0,
             memo_hits: 0,
             visitor,
@@ -132,8 +144,15 @@ impl<'a, V: Visitor> Search<'a, V> {
         for (c, ai) in candidates {
             let class = &self.classes[c];
             let anchor = &class.anchors[ai];
-            let Ok((polys, placed)) = rho(&pts, poly.area, j, &anchor.local, class.area, &self.tol)
-            else {
+            let Ok((polys, placed)) = rho_posed(
+                &pts,
+                poly.area,
+                j,
+                &anchor.local,
+                class.area,
+                &self.tol,
+                self.refine,
+            ) else {
                 continue;
             };
             let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
@@ -168,7 +187,7 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// pieces pass ANGLE CHECK and SIDE CHECK (ties: smaller angle, then shorter adjacent
     /// sides), with those candidates in search order (larger pieces first). `None` when some
     /// convex corner admits no piece at all: a dead end.
-    fn best_vertex(
+    pub(super) fn best_vertex(
         &self,
         poly: &RegionPolygon,
         avail: &[u32],
@@ -180,7 +199,12 @@ impl<'a, V: Visitor> Search<'a, V> {
         let mut best: Option<Choice> = None;
         for i in 0..n {
             let a = angles[i];
-            if a >= PI - self.tol.angle_eps {
+            // A corner flatter than its own angular uncertainty may be no piece's corner
+            // (measured pieces lose such corners), so it is not one to build on.
+            let flat = self
+                .tol
+                .angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
+            if a >= PI - flat {
                 continue;
             }
             let cands = self.candidates(poly, &angles, i, avail);
@@ -233,7 +257,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     continue;
                 }
                 if next_angle < PI {
-                    if an.side_prev > next_len + e {
+                    if overshoots(an.side_prev - next_len, next_angle, e) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_prev.min(next_len));
@@ -242,7 +266,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     }
                 }
                 if an.angle >= alpha - at && prev_angle < PI {
-                    if an.side_next > prev_len + e {
+                    if overshoots(an.side_next - prev_len, prev_angle, e) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_next.min(prev_len));

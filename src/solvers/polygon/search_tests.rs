@@ -124,3 +124,14 @@ fn the_node_limit_stops_the_search_with_an_error() {
     let r = s.run(vec![region(&[[0., 0.], [4., 0.], [4., 2.], [0., 2.]])]);
     assert_eq!(r, Err(Stop::NodeLimit));
 }
+
+#[test]
+fn a_side_may_run_past_a_flat_corner_but_not_past_a_real_one() {
+    use std::f64::consts::PI;
+    // 3 units past a corner that turns by 3°: 0.16 outside, within eps = 1.
+    assert!(!overshoots(3.0, PI - 3f64.to_radians(), 1.0));
+    // The same past a right angle: 3 outside.
+    assert!(overshoots(3.0, PI / 2.0, 1.0));
+    // Any corner: a side longer by less than eps is not refused.
+    assert!(!overshoots(0.5, PI / 2.0, 1.0));
+}

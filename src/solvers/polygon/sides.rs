@@ -65,6 +65,8 @@ struct Line {
     max: f64,
     rms: f64,
     n: usize,
+    /// The middle of the fitted points (projected on the line).
+    mid: Pt,
 }
 
 /// Fits straight sides to `chain`, the closed sequence of boundary pixel centres (a repeated
@@ -86,29 +88,37 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
     merge(&pts, &mut breaks, params);
     drop_tips(&pts, &mut breaks, params);
     merge(&pts, &mut breaks, params);
-    let m = breaks.len();
-    if m < 3 {
-        return None;
-    }
     let outward = if area > 0.0 { 1.0 } else { -1.0 };
-    let mut lines = Vec::with_capacity(m);
+    // A vertex must lie ahead of the middle of the side before it and behind the middle of
+    // the side after it. Two runs of one straight side (split at a T-junction of the cut, or
+    // at a bump) have lines a fraction of a degree apart that cross anywhere, often far
+    // behind one of them: such a break is no corner, so it is removed and the side refitted.
+    let (polygon, lines) = loop {
+        let m = breaks.len();
+        if m < 3 {
+            return None;
+        }
+        let lines = side_lines(&pts, &breaks, outward)?;
+        let polygon: Vec<Pt> = (0..m)
+            .map(|k| intersect(&lines[(k + m - 1) % m], &lines[k]).unwrap_or(pts[breaks[k]]))
+            .collect();
+        let misplaced = (0..m).find(|&k| {
+            let (a, b, x) = (&lines[(k + m - 1) % m], &lines[k], polygon[k]);
+            let ahead = (x[0] - a.mid[0]) * a.d[0] + (x[1] - a.mid[1]) * a.d[1];
+            let behind = (b.mid[0] - x[0]) * b.d[0] + (b.mid[1] - x[1]) * b.d[1];
+            ahead <= 0.0 || behind <= 0.0
+        });
+        match misplaced {
+            Some(k) if m > 3 => {
+                breaks.remove(k);
+            }
+            _ => break (polygon, lines),
+        }
+    };
     let (mut sq, mut samples) = (0.0, 0usize);
-    for k in 0..m {
-        let run = run_points(&pts, breaks[k], breaks[(k + 1) % m]);
-        let mut line = fit(&trimmed(&run))?;
+    for line in &lines {
         sq += line.rms * line.rms * line.n as f64;
         samples += line.n;
-        // Positive signed area: the interior is to the left of the direction.
-        let nrm = [line.d[1] * outward, -line.d[0] * outward];
-        let inset = 0.5 * line.d[0].abs().max(line.d[1].abs());
-        line.c = [line.c[0] + inset * nrm[0], line.c[1] + inset * nrm[1]];
-        lines.push(line);
-    }
-    let mut polygon = Vec::with_capacity(m);
-    for k in 0..m {
-        let (a, b) = (lines[(k + m - 1) % m], lines[k]);
-        let at = pts[breaks[k]];
-        polygon.push(intersect(&a, &b).unwrap_or(at));
     }
     (polygon.len() >= 3 && signed_area(&polygon).abs() > 0.0).then(|| FittedSides {
         polygon,
@@ -119,6 +129,24 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
         },
         samples,
     })
+}
+
+/// The fitted line of every run between consecutive breaks, moved outwards by the mean
+/// inset of boundary pixel centres (see the module documentation).
+fn side_lines(pts: &[Pt], breaks: &[usize], outward: f64) -> Option<Vec<Line>> {
+    let m = breaks.len();
+    let mut lines = Vec::with_capacity(m);
+    for k in 0..m {
+        let run = run_points(pts, breaks[k], breaks[(k + 1) % m]);
+        let mut line = fit(&trimmed(&run))?;
+        // Positive signed area: the interior is to the left of the direction.
+        let nrm = [line.d[1] * outward, -line.d[0] * outward];
+        let inset = 0.5 * line.d[0].abs().max(line.d[1].abs());
+        line.c = [line.c[0] + inset * nrm[0], line.c[1] + inset * nrm[1]];
+        line.mid = line.c;
+        lines.push(line);
+    }
+    Some(lines)
 }
 
 /// Douglas–Peucker on a closed chain: sorted break indices, starting from two points far
@@ -270,6 +298,7 @@ fn fit(pts: &[Pt]) -> Option<Line> {
         max,
         rms: (sq / n).sqrt(),
         n: pts.len(),
+        mid: c,
     })
 }
 

@@ -1,26 +1,27 @@
 //! From a [`Puzzle`] to a [`Report`]: validate and orient the input, group identical pieces,
 //! run the search, and turn each path of placings into placements of the input pieces.
 
-use super::geometry::{add, cross, dot, meet, sub, Meet, Pt, Tol};
+use super::assign::{assign, Placed};
+use super::geometry::{meet, sub, Meet, Pt, Tol};
 use super::records::{clean_simple, contains, oriented, RegionPolygon};
 use super::search::{PieceClass, Search, Step, Stop, Visitor};
-use super::symmetry::{anchors, canonical_key, identical_classes, mirror_pt, same_shape};
+use super::symmetry::{anchors, canonical_key, identical_classes, mirror_pt};
 use super::symmetry::{target_symmetries, Anchor, Iso};
 use super::{Options, Placement, PolygonError, Puzzle, Report, Solution};
 use std::collections::HashSet;
 
 /// A validated puzzle, ready to search.
 pub struct Prepared {
-    tol: Tol,
+    pub(super) tol: Tol,
     /// Cleaned counter-clockwise pieces, and their anchors.
-    pieces: Vec<Vec<Pt>>,
-    piece_anchors: Vec<Vec<Anchor>>,
-    input: Vec<Vec<Pt>>,
+    pub(super) pieces: Vec<Vec<Pt>>,
+    pub(super) input: Vec<Vec<Pt>>,
     /// Member piece indices per class, classes sorted larger first.
-    members: Vec<Vec<usize>>,
-    classes: Vec<PieceClass>,
-    region: Vec<Vec<Pt>>,
-    symmetries: Vec<Iso>,
+    pub(super) members: Vec<Vec<usize>>,
+    pub(super) classes: Vec<PieceClass>,
+    pub(super) region: Vec<Vec<Pt>>,
+    pub(super) symmetries: Vec<Iso>,
+    pub(super) flip: bool,
 }
 
 pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonError> {
@@ -34,15 +35,20 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
         return Err(PolygonError::BadTolerance(options.tolerance));
     }
     let tol = super::tolerances(puzzle, options);
+    let corner_tol = match options.corner_tolerance {
+        Some(c) if c > 0.0 && c < options.tolerance => Tol::new(super::puzzle_scale(puzzle), c),
+        _ => tol,
+    };
     let mut pieces = Vec::with_capacity(puzzle.pieces.len());
     for (index, p) in puzzle.pieces.iter().enumerate() {
-        let c = clean_simple(p, &tol).map_err(|defect| PolygonError::BadPiece { index, defect })?;
+        let c = clean_simple(p, &corner_tol)
+            .map_err(|defect| PolygonError::BadPiece { index, defect })?;
         pieces.push(oriented(c, true));
     }
     let mut region = Vec::with_capacity(puzzle.target.len());
     for (index, p) in puzzle.target.iter().enumerate() {
-        let c =
-            clean_simple(p, &tol).map_err(|defect| PolygonError::BadTarget { index, defect })?;
+        let c = clean_simple(p, &corner_tol)
+            .map_err(|defect| PolygonError::BadTarget { index, defect })?;
         region.push(oriented(c, false));
     }
     check_disjoint(&region, &tol)?;
@@ -93,12 +99,12 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
     Ok(Prepared {
         tol,
         pieces,
-        piece_anchors,
         input: puzzle.pieces.clone(),
         members,
         classes,
         region,
         symmetries,
+        flip: puzzle.flip,
     })
 }
 
@@ -204,6 +210,7 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
     search.allow_leftover = options.allow_leftover;
     search.max_nodes = options.max_nodes;
     search.memo_limit = options.memo_limit;
+    search.refine = options.refine;
     let region: Vec<RegionPolygon> = p.region.iter().map(|r| RegionPolygon::new(r)).collect();
     match search.run(region) {
         Ok(_) => {}
@@ -225,39 +232,34 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
     })
 }
 
-/// Maps a path of placings to input pieces: copies of a class are handed out in index order,
-/// and each placement carries the motion that takes the input piece to its place.
+/// Maps a path of placings to input pieces, each with the motion that takes it to its
+/// place: which member of a class and which chirality lies where is chosen by best fit
+/// ([`assign`]), the motion by least squares onto the placed polygon.
 fn to_solution(p: &Prepared, path: &[Step]) -> Solution {
-    let mut next_member = vec![0usize; p.members.len()];
-    let mut placements: Vec<Placement> = path
+    let placed: Vec<Placed<'_>> = path
         .iter()
-        .map(|s| {
-            let piece = p.members[s.class][next_member[s.class]];
-            next_member[s.class] += 1;
-            let class_anchor = &p.classes[s.class].anchors[s.anchor];
-            let own = p.piece_anchors[piece]
-                .iter()
-                .find(|a| same_shape(&a.local, &class_anchor.local, &p.tol))
-                .unwrap_or(class_anchor);
-            let m = |q: Pt| if own.mirror { mirror_pt(q) } else { q };
-            let cp = &p.pieces[piece];
-            let (a, b) = (m(cp[own.order[0]]), m(cp[own.order[1]]));
-            let (pa, pb) = (s.placed[0], s.placed[1]);
-            let (u, v) = (sub(b, a), sub(pb, pa));
-            let theta = cross(u, v).atan2(dot(u, v));
-            let (sn, cs) = theta.sin_cos();
-            let rot = |q: Pt| [cs * q[0] - sn * q[1], sn * q[0] + cs * q[1]];
-            let t = sub(pa, rot(a));
-            let tidy_pt = |q: Pt| [tidy(q[0], p.tol.eps), tidy(q[1], p.tol.eps)];
+        .map(|s| Placed {
+            class: s.class,
+            local: &p.classes[s.class].anchors[s.anchor].local,
+            vertices: &s.placed,
+        })
+        .collect();
+    let fixed: Vec<Pt> = p.region.iter().flatten().copied().collect();
+    let chosen = assign(&placed, &p.members, &p.pieces, p.flip, &fixed, &p.tol);
+    let tidy_pt = |q: Pt| [tidy(q[0], p.tol.eps), tidy(q[1], p.tol.eps)];
+    let mut placements: Vec<Placement> = chosen
+        .into_iter()
+        .map(|(piece, v)| {
+            let m = |q: Pt| if v.mirror { mirror_pt(q) } else { q };
             Placement {
                 piece,
-                mirror: own.mirror,
+                mirror: v.mirror,
                 vertices: p.input[piece]
                     .iter()
-                    .map(|&q| tidy_pt(add(rot(m(q)), t)))
+                    .map(|&q| tidy_pt(v.pose.apply(m(q))))
                     .collect(),
-                rotation: tidy(theta.to_degrees(), 1e-7),
-                translation: tidy_pt(t),
+                rotation: tidy(v.pose.theta.to_degrees(), 1e-7),
+                translation: tidy_pt(v.pose.t),
             }
         })
         .collect();
