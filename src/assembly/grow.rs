@@ -25,7 +25,6 @@ use super::merge::merge_clusters;
 use super::relax::{joint_fit, relax};
 use super::shapes::Shapes;
 use super::weak::dissolve_weak_clusters;
-use rayon::prelude::*;
 
 /// Tolerances relative to the median piece size (`size` = √area).
 const POSE_FRACTION: f64 = 0.05;
@@ -86,53 +85,8 @@ struct Proposal {
     closes: Option<Vec<(usize, usize, f64)>>,
 }
 
-/// Growths started from this many of the most certain seeds are compared (see [`grow`]).
-const STARTS: usize = 4;
-/// A seam (a pair of mated chainlets) is good when its Δ is within this many times the
-/// puzzle's typical Δ of best matings.
-const GOOD_SEAM_FACTOR: f64 = 4.0;
-/// Share of pieces placed, and of seams good, above which the first growth is kept as it is.
-const CLEAN_SHARE: f64 = 0.98;
-
-/// Grows clusters from several first seeds and keeps the growth with the most good seams.
-///
-/// Growth is greedy: one wrong placement early on (a seed whose best buddies are false, or a
-/// single mating that looked as good as a true one) is built upon, and the rest of the cluster
-/// follows it. Freeman & Garder re-examine earlier junctions when the running quality
-/// degrades; growing from a few independent starts and keeping the one whose seams fit best
-/// is the bounded form of that: a wrong start leaves seams that fit badly (its pieces were
-/// forced together), the right start leaves nearly all seams as good as its best matings.
-pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
-    let firsts = ranked_seeds(shapes, table, STARTS);
-    let first = grow_from(shapes, table, firsts.first().copied());
-    let limit = GOOD_SEAM_FACTOR * table.delta_typical;
-    let good = |g: &Growth| g.mate_of.iter().flatten().filter(|m| m.1 <= limit).count();
-    let seams = first.mate_of.iter().flatten().count();
-    // A growth that placed nearly every piece in one cluster with nearly every seam good
-    // leaves nothing for another start to improve: skip them (they cost as much again).
-    let placed = first.placed.iter().flatten().count();
-    if firsts.len() <= 1
-        || (first.clusters == 1
-            && placed as f64 >= CLEAN_SHARE * shapes.pieces.len() as f64
-            && good(&first) as f64 >= CLEAN_SHARE * seams as f64)
-    {
-        return first;
-    }
-    let others: Vec<Growth> = firsts[1..]
-        .par_iter()
-        .map(|&s| grow_from(shapes, table, Some(s)))
-        .collect();
-    let mut best = (good(&first), first);
-    for g in others {
-        let score = good(&g);
-        if score > best.0 {
-            best = (score, g);
-        }
-    }
-    best.1
-}
-
-fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> Growth {
+/// Grows every cluster, the first from `first` (else the most certain seed).
+pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> Growth {
     let n = shapes.pieces.len();
     let mut g = Growth {
         placed: vec![None; n],
@@ -253,19 +207,8 @@ fn choose_seed(
     seed_ranking(shapes, table, g, exhausted).first().copied()
 }
 
-/// The `k` most certain seeds of an empty assembly.
-fn ranked_seeds(shapes: &Shapes, table: &MatingTable, k: usize) -> Vec<usize> {
-    let g = Growth {
-        placed: vec![None; shapes.pieces.len()],
-        ..Growth::default()
-    };
-    let mut seeds = seed_ranking(shapes, table, &g, &vec![false; shapes.pieces.len()]);
-    seeds.truncate(k);
-    seeds
-}
-
 /// Unplaced pieces with at least one best buddy, most certain first.
-fn seed_ranking(
+pub(super) fn seed_ranking(
     shapes: &Shapes,
     table: &MatingTable,
     g: &Growth,

@@ -14,6 +14,7 @@ mod member_grid;
 mod merge;
 mod output;
 mod relax;
+mod restarts;
 pub mod shapes;
 mod table;
 mod weak;
@@ -88,7 +89,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
             t2 = Instant::now();
         }
     }
-    let growth = grow::grow(&shapes, &table);
+    let growth = restarts::grow(&shapes, &table);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     AssemblyReport {
