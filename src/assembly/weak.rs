@@ -126,3 +126,109 @@ fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assembly::geometry::{Pose, P2};
+    use crate::assembly::grow::{ClosedJunction, Placed};
+    use crate::assembly::shapes::{ChainletShape, PieceShape};
+
+    /// Chainlet `k` of piece `p` is chainlet `3p + k`.
+    fn shapes(pieces: usize) -> Shapes {
+        let mut s = Shapes {
+            median_size: 100.0,
+            ..Shapes::default()
+        };
+        for p in 0..pieces {
+            s.pieces.push(PieceShape {
+                id: p as u32 + 1,
+                image: String::new(),
+                outline: Vec::new(),
+                polygon: Vec::new(),
+                bounds: [0.0; 4],
+                centroid: P2::origin(),
+                size: 100.0,
+                chainlets: vec![3 * p, 3 * p + 1, 3 * p + 2],
+            });
+            for k in 0..3 {
+                s.chainlets.push(ChainletShape {
+                    piece: p,
+                    label: format!("{}.{}", p + 1, k + 1),
+                    start: 0,
+                    end: 0,
+                    points: Vec::new(),
+                    dense: Vec::new(),
+                    samples: Vec::new(),
+                    length: 0.0,
+                    features: Default::default(),
+                    straight: false,
+                });
+            }
+        }
+        s
+    }
+
+    fn place(g: &mut Growth, piece: usize, cluster: u32) {
+        let sequence = g.placed.iter().flatten().count() as u32 + 1;
+        g.placed[piece] = Some(Placed {
+            pose: Pose::identity(),
+            sequence,
+            cluster,
+            supports: 1,
+            merit: 1.0,
+        });
+    }
+
+    fn mate(g: &mut Growth, a: usize, b: usize, delta: f64) {
+        g.mate_of[a] = Some((b, delta));
+        g.mate_of[b] = Some((a, delta));
+    }
+
+    #[test]
+    fn weak_clusters_and_leaves_are_set_loose_and_clusters_renumbered() {
+        let s = shapes(15);
+        let mut g = Growth {
+            placed: vec![None; 15],
+            mate_of: vec![None; 45],
+            clusters: 3,
+            ..Growth::default()
+        };
+        // Cluster 0: a ring of ten pieces that closed a junction, and piece 10 hanging on one
+        // poor mating (Δ 40 against 10-12).
+        for p in 0..=10 {
+            place(&mut g, p, 0);
+        }
+        for p in 0..10 {
+            mate(&mut g, 3 * p + 1, 3 * ((p + 1) % 10), 10.0 + (p % 3) as f64);
+        }
+        mate(&mut g, 3 * 10, 2, 40.0);
+        g.junctions.push(ClosedJunction {
+            cluster: 0,
+            position: P2::origin(),
+            merit: 0.5,
+        });
+        // Cluster 1: two pieces on one weak mating and no junction; cluster 2: two pieces on
+        // one mating as good as the confirmed ones.
+        place(&mut g, 11, 1);
+        place(&mut g, 12, 1);
+        mate(&mut g, 3 * 11, 3 * 12, 50.0);
+        place(&mut g, 13, 2);
+        place(&mut g, 14, 2);
+        mate(&mut g, 3 * 13, 3 * 14, 9.0);
+
+        let mut loose = dissolve_weak_clusters(&s, &mut g);
+        loose.sort_unstable();
+        assert_eq!(loose, vec![10, 11, 12]);
+        assert_eq!(g.clusters, 2);
+        let cluster = |p: usize| g.placed[p].as_ref().map(|q| q.cluster);
+        assert_eq!(
+            [cluster(0), cluster(13), cluster(11), cluster(10)],
+            [Some(0), Some(1), None, None]
+        );
+        let mut sequences: Vec<u32> = g.placed.iter().flatten().map(|p| p.sequence).collect();
+        sequences.sort_unstable();
+        assert_eq!(sequences, (1..=12).collect::<Vec<u32>>());
+        assert!(g.mate_of[30].is_none() && g.mate_of[2].is_none() && g.mate_of[33].is_none());
+    }
+}
