@@ -17,7 +17,7 @@
 //! failed closure and the proposal is dropped, so the next alternative is tried in order of
 //! merit. Growth is linear in the number of proposals: no exponential search.
 
-use super::closure::ClosureTest;
+use super::closure::{Closed, ClosureTest};
 use super::geometry::{pose_difference, Pose, P2};
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
@@ -27,8 +27,8 @@ use super::shapes::Shapes;
 use super::weak::dissolve_weak_clusters;
 
 /// Tolerances relative to the median piece size (`size` = √area).
-const POSE_FRACTION: f64 = 0.05;
-const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
+pub(super) const POSE_FRACTION: f64 = 0.05;
+pub(super) const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
 const ENDPOINT_FRACTION: f64 = 0.07;
 /// A single mating whose Δ is more than this fraction of the next-best alternative's is
 /// ambiguous: it may still be used, but only after every unambiguous one.
@@ -67,7 +67,7 @@ pub struct Growth {
     pub clusters: u32,
     /// Proposals tried and rejected by the intersection or closure test (error corrections).
     pub rejections: usize,
-    /// Pieces of clusters dissolved for resting on weak matings only (see `weak`).
+    /// Pieces set loose for resting on weak matings only: weak clusters and leaves (see `weak`).
     pub loose: Vec<usize>,
 }
 
@@ -82,7 +82,7 @@ struct Proposal {
     mutual: bool,
     /// The closure test's outcome at this pose: the cluster chainlets it closes. `None` until
     /// evaluated, and again whenever a piece is placed nearby.
-    closes: Option<Vec<(usize, usize, f64)>>,
+    closes: Option<Closed>,
 }
 
 /// Grows every cluster, the first from `first` (else the most certain seed).
@@ -109,15 +109,7 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
             tol_pose: POSE_FRACTION * shapes.median_size,
             tol_end: ENDPOINT_FRACTION * shapes.median_size,
             members: Vec::new(),
-            // The closure test's reach is 2.5 × the larger of the median and the candidate's
-            // size: a cell of 2.5 × the largest piece covers it from the 3 × 3 block.
-            grid: MemberGrid::new(
-                2.5 * shapes
-                    .pieces
-                    .iter()
-                    .map(|p| p.size)
-                    .fold(shapes.median_size, f64::max),
-            ),
+            grid: MemberGrid::for_pieces(shapes),
         };
         sequence += 1;
         g.placed[seed] = Some(Placed {
@@ -351,7 +343,7 @@ impl Grower<'_> {
             if self.proposals[j].iter().all(|q| q.closes.is_some()) {
                 continue;
             }
-            let outcomes: Vec<Option<Vec<(usize, usize, f64)>>> = self.proposals[j]
+            let outcomes: Vec<Option<Closed>> = self.proposals[j]
                 .iter()
                 .map(|q| match &q.closes {
                     Some(c) => Some(c.clone()),

@@ -2,6 +2,7 @@
 //! pieces that can touch a candidate.
 
 use super::geometry::P2;
+use super::shapes::Shapes;
 
 /// A uniform grid of cell size `cell` over the cluster frame.
 pub struct MemberGrid {
@@ -10,6 +11,18 @@ pub struct MemberGrid {
 }
 
 impl MemberGrid {
+    /// A grid for a cluster of `shapes`' pieces: the closure test's reach is 2.5 × the larger of
+    /// the median and the candidate's size, so a cell of 2.5 × the largest piece covers it from
+    /// the 3 × 3 block.
+    pub fn for_pieces(shapes: &Shapes) -> Self {
+        let largest = shapes
+            .pieces
+            .iter()
+            .map(|p| p.size)
+            .fold(shapes.median_size, f64::max);
+        Self::new(2.5 * largest)
+    }
+
     pub fn new(cell: f64) -> Self {
         MemberGrid {
             cell: cell.max(1.0),

@@ -7,7 +7,7 @@
 
 use super::closure::ClosureTest;
 use super::geometry::{pose_difference, Pose};
-use super::grow::Growth;
+use super::grow::{Growth, ANGLE_TOLERANCE, POSE_FRACTION};
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
 use super::relax::relax;
@@ -28,7 +28,7 @@ struct Motion {
 /// Merges clusters whose open boundaries mate consistently, largest support first, until no
 /// pair of clusters can be merged. Returns how many merges were made.
 pub fn merge_clusters(shapes: &Shapes, table: &MatingTable, g: &mut Growth, tol_end: f64) -> usize {
-    let tol_pose = 0.05 * shapes.median_size;
+    let tol_pose = POSE_FRACTION * shapes.median_size;
     let mut merges = 0;
     let mut refused: Vec<(u32, u32, Pose)> = Vec::new();
     while g.clusters > 1 {
@@ -73,7 +73,7 @@ fn motions(shapes: &Shapes, table: &MatingTable, g: &Growth, tol_pose: f64) -> V
             let same = out.iter_mut().find(|o| {
                 (o.onto, o.from) == (pa.cluster, pb.cluster) && {
                     let (d, ang) = pose_difference(&o.pose, &pose, &centre);
-                    d < tol_pose && ang < 0.09
+                    d < tol_pose && ang < ANGLE_TOLERANCE
                 }
             });
             match same {
@@ -106,13 +106,7 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
         v
     };
     let (onto, from) = (members(g, m.onto), members(g, m.from));
-    let cell = 2.5
-        * shapes
-            .pieces
-            .iter()
-            .map(|p| p.size)
-            .fold(shapes.median_size, f64::max);
-    let mut grid = MemberGrid::new(cell);
+    let mut grid = MemberGrid::for_pieces(shapes);
     for &i in &onto {
         let pose = g.placed[i].as_ref().expect("member").pose;
         grid.insert(i, &(pose * shapes.pieces[i].centroid));
