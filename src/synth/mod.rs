@@ -20,6 +20,7 @@ pub mod scatter;
 mod solution;
 mod store;
 pub mod truth;
+pub mod truth_masks;
 
 pub use raster::Style;
 pub use store::write;

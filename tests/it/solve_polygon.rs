@@ -8,13 +8,12 @@
 //! the truth's assembled outline and scored against `truth.json`. CLI tests: bad targets.
 
 use crate::util::{run, scratch};
-use image::{GrayImage, Luma};
 use jigsaw::piece_set::PieceSet;
 use jigsaw::score::synthetic::score;
 use jigsaw::solvers::polygon::photo::{photo_assembly, photo_options, photo_pieces, photo_puzzle};
 use jigsaw::solvers::polygon::{solve, target_area};
 use jigsaw::synth::{generate, Kind, Params, Style};
-use jigsaw::vision::{describe_piece, DescribeOptions, PieceRegion};
+use jigsaw::vision::DescribeOptions;
 
 /// Generates a puzzle and traces its pieces from their rasterised truth outlines.
 fn traced(pieces: usize, seed: u64, style: Style) -> (jigsaw::synth::truth::Truth, PieceSet) {
@@ -23,49 +22,8 @@ fn traced(pieces: usize, seed: u64, style: Style) -> (jigsaw::synth::truth::Trut
     let truth = generate(&p).expect("generates").truth;
     let mut opts = DescribeOptions::default();
     opts.critical.four_sided = false;
-    let mut set = PieceSet::default();
-    for (k, t) in truth.pieces.iter().enumerate() {
-        let outline = t.outline.as_ref().expect("no missing pieces");
-        let (x0, y0) = outline
-            .iter()
-            .fold((f64::MAX, f64::MAX), |(a, b), q| (a.min(q[0]), b.min(q[1])));
-        let (x1, y1) = outline
-            .iter()
-            .fold((f64::MIN, f64::MIN), |(a, b), q| (a.max(q[0]), b.max(q[1])));
-        let (bx, by) = (x0.floor() as i32 - 1, y0.floor() as i32 - 1);
-        let (w, h) = (
-            (x1.ceil() as i32 - bx + 2) as u32,
-            (y1.ceil() as i32 - by + 2) as u32,
-        );
-        // A pixel is the piece's when its centre is inside (50 % coverage, as segmentation).
-        let mask = GrayImage::from_fn(w, h, |x, y| {
-            let c = [bx as f64 + x as f64 + 0.5, by as f64 + y as f64 + 0.5];
-            Luma([if inside(outline, c) { 255 } else { 0 }])
-        });
-        let area = mask.pixels().filter(|p| p[0] > 127).count() as u64;
-        let region = PieceRegion {
-            bbox: [bx as u32, by as u32, w, h],
-            mask,
-            area,
-        };
-        let image = t.image.clone().expect("no missing pieces");
-        let piece = describe_piece(k as u32 + 1, &image, &region, &opts).expect("traces");
-        set.pieces.push(piece);
-    }
+    let set = jigsaw::synth::truth_masks::traced_truth(&truth, &opts).expect("traces");
     (truth, set)
-}
-
-fn inside(poly: &[[f64; 2]], p: [f64; 2]) -> bool {
-    let mut odd = false;
-    for k in 0..poly.len() {
-        let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
-        if (a[1] > p[1]) != (b[1] > p[1])
-            && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
-        {
-            odd = !odd;
-        }
-    }
-    odd
 }
 
 /// Solves one traced puzzle and scores it; `Err` says what went wrong.
