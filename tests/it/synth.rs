@@ -1,6 +1,7 @@
 //! Tests of `jigsaw synth`: the truth agrees with the rendered images, pieces tile the
 //! puzzle, neighbours are symmetric, output is deterministic, bad arguments fail cleanly.
 
+mod generated;
 mod polygonal;
 mod trace;
 

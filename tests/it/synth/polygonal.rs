@@ -1,42 +1,13 @@
 //! The vision front end on generated polygonal sets (issue: the photo → polygon path): every
 //! piece found, and on scans each traced area within a few percent of the truth.
 
-use crate::util::{run, scratch};
+use super::generated::synth_and_trace;
 use jigsaw::synth::geometry::{dist, signed_area};
-use jigsaw::synth::truth::Truth;
 
 /// Per truth piece: its id and the traced area over the true area (`None` when no single traced piece
 /// lies within a seventh of a piece of its centroid).
 fn traced_area_ratios(pieces: usize, seed: u64, style: &str) -> Vec<(u32, Option<f64>)> {
-    let dir = scratch();
-    let out = dir.path().join("set");
-    let o = run(&[
-        "--quiet",
-        "synth",
-        "--kind",
-        "polygonal",
-        "--pieces",
-        &pieces.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--style",
-        style,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let truth =
-        Truth::from_json(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
-    let images: Vec<String> = truth
-        .images
-        .iter()
-        .map(|i| out.join(&i.path).to_str().unwrap().to_string())
-        .collect();
-    let mut args = vec!["--quiet", "--json", "trace", "--corners", "local"];
-    args.extend(images.iter().map(String::as_str));
-    let t = run(&args);
-    assert!(t.status.success(), "{}", String::from_utf8_lossy(&t.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&t.stdout).unwrap();
+    let (truth, v) = synth_and_trace("polygonal", pieces, seed, style, &["--corners", "local"]);
     let found = v["pieces"].as_array().unwrap();
     truth
         .pieces

@@ -1,9 +1,8 @@
 //! The vision front end on generated sets: `jigsaw trace` must find every piece of a
 //! `jigsaw synth` puzzle, with four corners on classic pieces (issue: synth + score).
 
-use crate::util::{run, scratch};
+use super::generated::synth_and_trace;
 use jigsaw::synth::geometry::{dist, Pt};
-use jigsaw::synth::truth::Truth;
 
 /// What `jigsaw trace` made of a generated set.
 #[derive(Debug)]
@@ -28,41 +27,8 @@ impl TraceStats {
 
 /// Generates a classic puzzle and runs `jigsaw trace --json` on its images (written against
 /// the documented trace contract).
-fn trace_generated(pieces: usize, style: &str, seed: &str) -> TraceStats {
-    let dir = scratch();
-    let out = dir.path().join("set");
-    let n = pieces.to_string();
-    let o = run(&[
-        "--quiet",
-        "synth",
-        "--kind",
-        "classic",
-        "--pieces",
-        &n,
-        "--seed",
-        seed,
-        "--style",
-        style,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let truth =
-        Truth::from_json(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();
-    let images: Vec<String> = truth
-        .images
-        .iter()
-        .map(|i| out.join(&i.path).to_str().unwrap().to_string())
-        .collect();
-    let mut args = vec!["--quiet", "--json", "trace"];
-    args.extend(images.iter().map(String::as_str));
-    let t = run(&args);
-    assert!(
-        t.status.success(),
-        "trace failed: {}",
-        String::from_utf8_lossy(&t.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&t.stdout).unwrap();
+fn trace_generated(pieces: usize, style: &str, seed: u64) -> TraceStats {
+    let (truth, v) = synth_and_trace("classic", pieces, seed, style, &[]);
     let clipped_or_merged = v["images"]
         .as_array()
         .unwrap()
@@ -125,11 +91,11 @@ fn trace_generated(pieces: usize, style: &str, seed: &str) -> TraceStats {
 fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
     let mut report = Vec::new();
     for (style, pieces, seed) in [
-        ("scan", 12, "21"),
-        ("scan", 100, "22"),
-        ("scan", 1000, "23"),
-        ("photo", 12, "21"),
-        ("photo", 100, "22"),
+        ("scan", 12, 21),
+        ("scan", 100, 22),
+        ("scan", 1000, 23),
+        ("photo", 12, 21),
+        ("photo", 100, 22),
     ] {
         let s = trace_generated(pieces, style, seed);
         report.push((style, pieces, s.ok(), s));
@@ -143,6 +109,6 @@ fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
 /// `src/vision/segment/rim.rs`). Before the rim closure 990 of 1000 matched.
 #[test]
 fn trace_finds_every_piece_of_a_1000_piece_photo_set() {
-    let s = trace_generated(1000, "photo", "23");
+    let s = trace_generated(1000, "photo", 23);
     assert!(s.ok(), "{s:?}");
 }
