@@ -22,6 +22,7 @@ pub mod cli;
 pub mod features;
 pub mod files;
 pub mod piece_set;
+pub mod plane;
 pub mod render;
 pub mod score;
 pub mod solvers;

@@ -15,6 +15,7 @@ use super::rounded::rounded_corners;
 use super::runs::run_corners;
 use super::sides::{snap_corners, Corner};
 use crate::piece_set::CriticalPoint;
+use crate::plane::dist;
 
 /// Weakest short-chord turn (degrees) considered as a possible corner.
 const MIN_SHARP: f64 = 20.0;
@@ -189,10 +190,6 @@ fn best_quad(
         score,
         sides,
     })
-}
-
-fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 /// How much of the side from candidate `a` to candidate `b` (in outline order) runs along

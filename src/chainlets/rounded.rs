@@ -14,6 +14,7 @@
 use super::critical::{turn_deg, Candidate};
 use super::outline::Outline;
 use crate::piece_set::{CriticalKind, CriticalPoint};
+use crate::plane::{contains, dist};
 
 /// Arc from the point to the start of each arm, fraction of piece size: beyond the rounding.
 const GAP: f64 = 0.05;
@@ -177,7 +178,7 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         // A convex corner's sides meet outside the piece (or on its outline, if it is
         // sharp); lines that meet inside it are a knob's neck and head, not two sides.
         if dist(&pts[near], &best.apex) > MAX_OFF * size
-            || (inside(pts, &best.apex) && dist(&pts[near], &best.apex) > INSIDE_TOLERANCE)
+            || (contains(pts, best.apex) && dist(&pts[near], &best.apex) > INSIDE_TOLERANCE)
         {
             continue;
         }
@@ -194,26 +195,6 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         });
     }
     out
-}
-
-/// Whether `p` lies inside the closed polygon `pts` (even-odd rule).
-fn inside(pts: &[[f64; 2]], p: &[f64; 2]) -> bool {
-    let n = pts.len();
-    let mut odd = false;
-    for i in 0..n {
-        let (a, b) = (pts[i], pts[(i + 1) % n]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if x > p[0] {
-                odd = !odd;
-            }
-        }
-    }
-    odd
-}
-
-fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::critical::{turn_deg, Candidate};
 use super::outline::Outline;
 use super::sides::fit_line;
 use crate::piece_set::{CriticalKind, CriticalPoint};
+use crate::plane::dist;
 
 /// Half-width of the window whose straightness is tested, fraction of piece size.
 const WINDOW: f64 = 0.04;
@@ -138,10 +139,6 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         });
     }
     out
-}
-
-fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! lines meet.
 
 use super::critical::turn_deg;
+use crate::plane::dist;
 
 /// Gap, as a fraction of piece size, left out at each end of a side (the corner rounding).
 const GAP: f64 = 0.03;
@@ -167,10 +168,6 @@ fn nearest_sample(pts: &[[f64; 2]], at: &[f64; 2], i: usize, reach: usize) -> us
         .map(|k| (i as isize + k).rem_euclid(n) as usize)
         .min_by(|&a, &b| dist(&pts[a], at).total_cmp(&dist(&pts[b], at)))
         .unwrap_or(i)
-}
-
-fn dist(a: &[f64; 2], b: &[f64; 2]) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 #[cfg(test)]

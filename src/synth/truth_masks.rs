@@ -5,7 +5,7 @@
 
 use super::truth::Truth;
 use crate::piece_set::PieceSet;
-use crate::solvers::polygon::records::contains;
+use crate::plane::contains;
 use crate::vision::{describe_piece, DescribeOptions, PieceRegion, TraceError};
 use image::{GrayImage, Luma};
 

@@ -143,21 +143,7 @@ pub fn oriented(mut pts: Vec<Pt>, ccw: bool) -> Vec<Pt> {
     pts
 }
 
-/// Whether `p` is strictly inside the polygon (either orientation), by ray casting.
-pub fn contains(poly: &[Pt], p: Pt) -> bool {
-    let n = poly.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a[1] > p[1]) != (b[1] > p[1]) {
-            let x = a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-            if x > p[0] {
-                inside = !inside;
-            }
-        }
-    }
-    inside
-}
+pub use crate::plane::contains;
 
 #[cfg(test)]
 mod tests {
