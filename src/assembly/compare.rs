@@ -5,7 +5,8 @@
 //! approximation), then refined by a few closest-point iterations so that critical points
 //! found a pixel or two apart on the two pieces do not spoil the comparison.
 
-use super::geometry::{distance_to_boundary, fit_rigid, inside_polygon, Pose, P2};
+use super::geometry::{distance_to_boundary, fit_rigid, Pose, P2};
+use crate::plane::contains;
 use super::shapes::{ChainletShape, PieceShape, SAMPLES};
 
 /// The outcome of comparing chainlet `a` with candidate `b` (of another piece).
@@ -100,7 +101,7 @@ pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
         if p.x < x0 + tol || p.x > x1 - tol || p.y < y0 + tol || p.y > y1 - tol {
             continue;
         }
-        if inside_polygon(&a.polygon, &p) && distance_to_boundary(&a.polygon, &p) > tol {
+        if contains(&a.polygon, p) && distance_to_boundary(&a.polygon, &p) > tol {
             deep += 1;
             if deep > 1 {
                 return true;

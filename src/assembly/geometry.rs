@@ -73,24 +73,6 @@ pub fn fit_rigid_weighted(from: &[P2], to: &[P2], weights: Option<&[f64]>) -> (P
     (pose, residual)
 }
 
-/// Even-odd point-in-polygon test (the polygon is closed implicitly).
-pub fn inside_polygon(poly: &[P2], p: &P2) -> bool {
-    let mut inside = false;
-    let n = poly.len();
-    let mut j = n.wrapping_sub(1);
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[j]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y);
-            if p.x < x {
-                inside = !inside;
-            }
-        }
-        j = i;
-    }
-    inside
-}
-
 /// Distance from `p` to the closed polygon's boundary.
 pub fn distance_to_boundary(poly: &[P2], p: &P2) -> f64 {
     let n = poly.len();
@@ -214,8 +196,8 @@ mod tests {
             P2::new(10.0, 10.0),
             P2::new(0.0, 10.0),
         ];
-        assert!(inside_polygon(&sq, &P2::new(5.0, 5.0)));
-        assert!(!inside_polygon(&sq, &P2::new(15.0, 5.0)));
+        assert!(crate::plane::contains(&sq, P2::new(5.0, 5.0)));
+        assert!(!crate::plane::contains(&sq, P2::new(15.0, 5.0)));
         assert!((distance_to_boundary(&sq, &P2::new(5.0, 4.0)) - 4.0).abs() < 1e-12);
         assert!(signed_area(&sq) > 0.0, "clockwise on screen is positive");
     }
