@@ -6,8 +6,8 @@
 //! found a pixel or two apart on the two pieces do not spoil the comparison.
 
 use super::geometry::{distance_to_boundary, fit_rigid, Pose, P2};
-use crate::plane::contains;
 use super::shapes::{ChainletShape, PieceShape, SAMPLES};
+use crate::plane::contains;
 
 /// The outcome of comparing chainlet `a` with candidate `b` (of another piece).
 #[derive(Clone, Copy, Debug)]

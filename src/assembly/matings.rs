@@ -52,39 +52,9 @@ pub fn mating_table(
     candidates: &[Vec<Candidate>],
     stats: FeatureStats,
 ) -> MatingTable {
-    let tol = OVERLAP_FRACTION * shapes.median_size;
     let results: Vec<(Vec<Mating>, usize)> = (0..shapes.chainlets.len())
         .into_par_iter()
-        .map(|a| {
-            let ca = &shapes.chainlets[a];
-            let mut coarse: Vec<(usize, f64)> = candidates[a]
-                .iter()
-                .take(COARSE_LIMIT)
-                .map(|c| {
-                    (
-                        c.chainlet,
-                        compare_coarse(ca, &shapes.chainlets[c.chainlet]).delta,
-                    )
-                })
-                .collect();
-            coarse.sort_by(|x, y| x.1.total_cmp(&y.1));
-            coarse.truncate(REFINE_LIMIT);
-            let mut out: Vec<Mating> = coarse
-                .iter()
-                .filter_map(|&(b, _)| {
-                    let cb = &shapes.chainlets[b];
-                    let cmp = compare_refined(ca, cb);
-                    let (pa, pb) = (&shapes.pieces[ca.piece], &shapes.pieces[cb.piece]);
-                    (!overlaps(pa, pb, &cmp.pose, tol)).then_some(Mating {
-                        b,
-                        delta: cmp.delta,
-                        pose: cmp.pose,
-                    })
-                })
-                .collect();
-            out.sort_by(|x, y| x.delta.total_cmp(&y.delta));
-            (out, candidates[a].len() + coarse.len())
-        })
+        .map(|a| matings_of(shapes, candidates, a))
         .collect();
     let comparisons = results.iter().map(|r| r.1).sum();
     let mut per_chainlet: Vec<Vec<Mating>> = results.into_iter().map(|r| r.0).collect();
@@ -113,4 +83,58 @@ pub fn mating_table(
         stats,
         comparisons,
     }
+}
+
+/// The acceptable matings of chainlet `a` (before the Δ threshold), best first, and how many
+/// comparisons they took.
+fn matings_of(shapes: &Shapes, candidates: &[Vec<Candidate>], a: usize) -> (Vec<Mating>, usize) {
+    let tol = OVERLAP_FRACTION * shapes.median_size;
+    let ca = &shapes.chainlets[a];
+    let mut coarse: Vec<(usize, f64)> = candidates[a]
+        .iter()
+        .take(COARSE_LIMIT)
+        .map(|c| {
+            (
+                c.chainlet,
+                compare_coarse(ca, &shapes.chainlets[c.chainlet]).delta,
+            )
+        })
+        .collect();
+    coarse.sort_by(|x, y| x.1.total_cmp(&y.1));
+    coarse.truncate(REFINE_LIMIT);
+    let mut out: Vec<Mating> = coarse
+        .iter()
+        .filter_map(|&(b, _)| {
+            let cb = &shapes.chainlets[b];
+            let cmp = compare_refined(ca, cb);
+            let (pa, pb) = (&shapes.pieces[ca.piece], &shapes.pieces[cb.piece]);
+            (!overlaps(pa, pb, &cmp.pose, tol)).then_some(Mating {
+                b,
+                delta: cmp.delta,
+                pose: cmp.pose,
+            })
+        })
+        .collect();
+    out.sort_by(|x, y| x.delta.total_cmp(&y.delta));
+    (out, candidates[a].len() + coarse.len())
+}
+
+/// The median best-mating Δ per sample point over the chainlets `sample`: how well the
+/// puzzle's outlines fit their best mates, cheaply (see [`super::bias`]).
+pub fn typical_best_delta(
+    shapes: &Shapes,
+    candidates: &[Vec<Candidate>],
+    sample: &[usize],
+) -> Option<f64> {
+    let mut best: Vec<f64> = sample
+        .par_iter()
+        .filter_map(|&a| {
+            matings_of(shapes, candidates, a)
+                .0
+                .first()
+                .map(|m| per_point(m.delta))
+        })
+        .collect();
+    best.sort_by(f64::total_cmp);
+    best.get(best.len() / 2).copied()
 }

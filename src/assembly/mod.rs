@@ -29,6 +29,7 @@ use std::time::Instant;
 /// How long each stage took, for `--timings` and the benchmark.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct AssemblyTimings {
+    /// Shapes and feature candidates, including the search for the outline inset.
     pub candidates_s: f64,
     pub comparison_s: f64,
     pub assembly_s: f64,
@@ -43,7 +44,7 @@ pub struct AssemblyReport {
     /// Δ threshold T derived from this puzzle (pixels², over the comparison samples).
     pub delta_threshold: f64,
     /// Pixels every outline was moved inward to undo the segmentation's bias (see [`bias`]);
-    /// 0 when the best matings showed none worth correcting.
+    /// 0 when no inset made the outlines fit their mates better.
     pub outline_inset: f64,
     /// Contour comparisons made (of the last matching pass).
     pub comparisons: usize,
@@ -57,13 +58,6 @@ pub struct AssemblyReport {
     pub chainlets_with_matings: usize,
 }
 
-/// Fitted offset (pixels) of the best matings below which outlines are left as traced: the
-/// estimate moves in half-pixel steps, and half a pixel is within what smoothing and the pixel
-/// grid make anyway. Only fat outlines are corrected, the case whose cause is understood (the
-/// low threshold pass taking in a blurred edge); on white-1000's real masks the fit asked for
-/// a 3 px outset, which cost 9 points of accuracy, so thin-looking outlines are left alone.
-const MIN_CORRECTED_BIAS: f64 = 0.75;
-
 /// Candidates per chainlet kept after the feature test, smallest separation first.
 const CANDIDATE_LIMIT: usize = 40;
 
@@ -71,24 +65,12 @@ const CANDIDATE_LIMIT: usize = 40;
 /// [`Assembly::unplaced`] with the reason.
 pub fn assemble(set: &PieceSet) -> AssemblyReport {
     let t0 = Instant::now();
-    let mut shapes = shapes::build_shapes(set, 0.0);
-    let (mut cands, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
+    // Outlines biased off the cut (see `bias`): matched at the inset that fits best.
+    let (outline_inset, shapes) = bias::fitted_inset(set, CANDIDATE_LIMIT);
+    let (cands, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
     let t1 = Instant::now();
-    let mut table = matings::mating_table(&shapes, &cands, stats);
-    let mut t2 = Instant::now();
-    // Outlines biased off the cut (see `bias`): inset them by the offset that fits the best
-    // matings and match again.
-    let mut outline_inset = 0.0;
-    if let Some(offset) = bias::fitted_offset(&shapes, &table) {
-        if offset >= MIN_CORRECTED_BIAS {
-            outline_inset = offset;
-            shapes = shapes::build_shapes(set, outline_inset);
-            let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
-            cands = c;
-            table = matings::mating_table(&shapes, &cands, stats);
-            t2 = Instant::now();
-        }
-    }
+    let table = matings::mating_table(&shapes, &cands, stats);
+    let t2 = Instant::now();
     let growth = restarts::grow(&shapes, &table);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();

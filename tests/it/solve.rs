@@ -207,8 +207,10 @@ fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, u
     (total / seeds.len() as f64, fewest)
 }
 
-/// Scans: measured 96.1 / 100 / 97.8 % (seeds 1–3); the issue asks for 100 %, and these
-/// floors guard the front end's and the solver's progress until then.
+/// Scans: measured 86.1 / 100 / 97.8 % (seeds 1–3). Seed 1 places 94 pieces, all of them
+/// right: the others have white print meeting the white background, which segmentation cuts
+/// into, and the damaged outlines fail closure or are peeled off as weak leaves. The issue asks
+/// for 100 %; these floors guard the front end's and the solver's progress until then.
 #[test]
 fn classic_100_scans_end_to_end() {
     let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Scan, &[1, 2, 3]);
@@ -218,14 +220,14 @@ fn classic_100_scans_end_to_end() {
     );
 }
 
-/// Photos (uneven light, shadow, blur, JPEG): measured 95.6 / 45.6 / 100 % (seeds 2–4), up
-/// from 3–10 % before the solver learnt to undo the outlines' bias (`assembly::bias`); a floor
-/// below the goal, kept so the photo path cannot silently fall back.
+/// Photos (uneven light, shadow, blur, JPEG): measured 100 / 77.8 / 100 / 100 % (seeds 2, 3,
+/// 4, 7), up from 3–10 % before the solver learnt to undo the outlines' bias, and from 45.6 %
+/// on seed 3 and 6.1 % on seed 7 before the inset was searched for (`assembly::bias`).
 #[test]
 fn classic_100_photos_end_to_end() {
-    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[2, 3, 4]);
+    let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[2, 3, 4, 7]);
     assert!(
-        fewest >= 90 && mean >= 0.45,
+        fewest >= 95 && mean >= 0.9,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
