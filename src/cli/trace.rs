@@ -2,6 +2,7 @@
 //! photos and scans → pieces → Freeman chains → chainlets → features, with dumps.
 
 use super::{emit, emit_json, progress_bar, GlobalArgs};
+use crate::chainlets::CriticalOptions;
 use crate::vision::{
     collect_inputs, trace_images, write_dump, write_overlays, DescribeOptions, LoadLimits,
     PipelineOptions, SegmentOptions, StageTimes, TraceRun,
@@ -29,7 +30,9 @@ pub struct Args {
     #[arg(long)]
     pub timings: bool,
     /// Corner model: `quad` picks the four corners of four-sided pieces where a piece fits the
-    /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces).
+    /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces);
+    /// `irregular` also keeps the shallower turns where three or more pieces of an irregular
+    /// cut meet (junction corners of 120–150°).
     #[arg(long, value_enum, default_value_t = Corners::Quad)]
     pub corners: Corners,
     /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the
@@ -57,6 +60,7 @@ pub struct Args {
 pub enum Corners {
     Quad,
     Local,
+    Irregular,
 }
 
 fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
@@ -89,7 +93,14 @@ impl Args {
             grid: self.grid,
             ..DescribeOptions::default()
         };
-        describe.critical.four_sided = self.corners == Corners::Quad;
+        describe.critical = match self.corners {
+            Corners::Quad => CriticalOptions::default(),
+            Corners::Local => CriticalOptions {
+                four_sided: false,
+                ..CriticalOptions::default()
+            },
+            Corners::Irregular => CriticalOptions::irregular(),
+        };
         PipelineOptions {
             limits: LoadLimits {
                 max_pixels: self.max_pixels,

@@ -186,19 +186,26 @@ fn classic_100_from_true_corners_is_perfect() {
 /// features → assembly, scored against the generator's truth; 100 classic pieces at 120 px,
 /// several seeds so no one layout decides. Returns (mean neighbour accuracy, fewest placed).
 fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, usize) {
+    let mut p = Params::new(Kind::Classic, 100, 0);
+    p.px_per_piece = 120.0;
+    p.style = style;
+    end_to_end(&p, &PipelineOptions::default(), seeds)
+}
+
+/// Mean neighbour accuracy and fewest pieces placed over `seeds` of the puzzle `params`.
+fn end_to_end(params: &Params, options: &PipelineOptions, seeds: &[u64]) -> (f64, usize) {
     let dir = scratch();
     let (mut total, mut fewest) = (0.0, usize::MAX);
     for &seed in seeds {
-        let mut p = Params::new(Kind::Classic, 100, seed);
-        p.px_per_piece = 120.0;
-        p.style = style;
+        let mut p = params.clone();
+        p.seed = seed;
         let out = generate(&p).expect("generates");
         let at = dir.path().join(format!("seed-{seed}"));
         jigsaw::synth::write(&out, &at, false).expect("writes");
         let files: Vec<_> = out.images.iter().map(|i| at.join(&i.name)).collect();
-        let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+        let run = trace_images(&files, options, &|_| {});
         assert!(run.failures.is_empty(), "{:?}", run.failures);
-        assert_eq!(run.set.pieces.len(), 100, "seed {seed}: every piece found");
+        assert_eq!(run.set.pieces.len(), p.pieces, "seed {seed}: every piece found");
         let report = assemble(&run.set);
         let s = score(&report.assembly, &out.truth).expect("scores");
         total += s.neighbour_accuracy;
@@ -275,6 +282,22 @@ fn missing_and_extraneous_pieces_end_to_end() {
     assert_eq!(s.pieces_placed, 97, "{}", s.summary());
     assert!(s.extraneous_used.is_empty(), "{}", s.summary());
     assert!(s.neighbour_accuracy >= 0.95, "{}", s.summary());
+}
+
+/// Irregular cuts end to end with the junction-corner model (`--corners irregular`): measured
+/// 48.6 / 43.6 % (seeds 1, 2; 37.8, 43.2, 47.4 % on seeds 4–6), against 32.4 / 23.1 % with
+/// the four-sided model. The issue asks for 100 %; this floor guards the progress.
+#[test]
+fn irregular_20_scans_end_to_end() {
+    let mut p = Params::new(Kind::Irregular, 20, 0);
+    p.px_per_piece = 160.0;
+    let mut options = PipelineOptions::default();
+    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
+    let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
+    assert!(
+        fewest >= 15 && mean >= 0.4,
+        "mean {mean:.3}, fewest placed {fewest}"
+    );
 }
 
 #[test]
