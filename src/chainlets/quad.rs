@@ -249,6 +249,35 @@ fn quad_area(q: &[[f64; 2]; 4]) -> f64 {
 mod tests {
     use super::*;
 
+    /// A 400 px square whose top-left corner is blunted by a chamfer (a worn die cuts it off
+    /// 16 px, 4% of the piece, down each side), the others sharp: the blunted corner is placed
+    /// where its sides meet, 11 px off the flat, and the sharp ones stay on their outline.
+    /// (At this depth the local lines already see past the flat; a chamfer of 6% or more is
+    /// taken for two 45° turns and is not placed, a known limit.)
+    #[test]
+    fn a_blunted_corner_is_placed_where_its_sides_meet() {
+        let (lo, hi, cut) = (20u32, 420u32, 16u32);
+        let mask = image::GrayImage::from_fn(440, 440, |x, y| {
+            let square = (lo..hi).contains(&x) && (lo..hi).contains(&y);
+            let blunted = square && x + y >= 2 * lo + cut;
+            image::Luma([if blunted { 255 } else { 0 }])
+        });
+        let chain = crate::vision::trace_mask(&mask).unwrap();
+        let outline = Outline::new(&chain);
+        let corners = quad_corners(&outline, &CriticalOptions::default()).expect("four-sided");
+        // The outline runs through pixel centres: the sides are x, y = 20 and 419.
+        let (a, b) = (f64::from(lo), f64::from(hi - 1));
+        for want in [[a, a], [b, a], [b, b], [a, b]] {
+            let got = corners
+                .iter()
+                .map(|c| [c.x, c.y])
+                .min_by(|p, q| dist(p, &want).total_cmp(&dist(q, &want)))
+                .unwrap();
+            assert!(dist(&got, &want) < 1.0, "{got:?} for {want:?}: {corners:?}");
+        }
+        assert!(corners.iter().all(|c| (c.angle_deg - 90.0).abs() < 2.0));
+    }
+
     #[test]
     fn square_angles_and_orientation() {
         let q = [[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]];

@@ -189,7 +189,10 @@ fn luca_sartore_corners_match_the_authors() {
     );
     // The issue asks for 99%; we reach 219/222 (98.6%). The misses are within 2.1% of piece
     // size: one piece whose bent flap the author marks at its tip, and one blunted corner
-    // (counted twice: the same piece is in test_4x5 and test_5x8). Guard the level reached.
+    // (counted twice: the same piece is in test_4x5 and test_5x8). The author's corners are
+    // apexes of enclosing triangles, a median 0.5% of piece size outside the sides' fitted
+    // lines (docs/trace.md); matching that convention costs the white-1000 side match.
+    // Guard the level reached.
     assert!(good as f64 >= 0.985 * errors.len() as f64);
 }
 
