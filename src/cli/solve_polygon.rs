@@ -9,7 +9,7 @@ use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
-    calibrate_edges, photo_assembly, photo_options, photo_pieces, photo_puzzle, scale_target,
+    calibrate_edges, photo_assembly, MAX_EDGE_BIAS_PX, photo_options, photo_pieces, photo_puzzle, photo_pieces_on_images, scale_target,
     straighten,
 };
 use crate::solvers::polygon::{parse_puzzle, render, solve, target_area};
@@ -38,13 +38,17 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         eprintln!("jigsaw: error: {e}");
     }
     let set = run.set;
-    let mut pieces = photo_pieces(&set)?;
+    let mut pieces = if std::env::var_os("JIGSAW_NO_SNAP").is_none() {
+        photo_pieces_on_images(&set, |p| load_image(Path::new(p), &opts.limits).ok())?
+    } else {
+        photo_pieces(&set)?
+    };
     let (target, from_image) = read_target(target_path, &opts)?;
     let (target, edge_offset) = if from_image {
         (scale_target(&target, pieces.area), 0.0)
     } else {
         // A target of known size measures the segmentation's edge bias.
-        let offset = calibrate_edges(&mut pieces, target_area(&target), 1.5);
+        let offset = calibrate_edges(&mut pieces, target_area(&target), MAX_EDGE_BIAS_PX);
         (target, offset)
     };
     let puzzle = photo_puzzle(&pieces, target);

@@ -98,7 +98,7 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
     let offset = super::photo::calibrate_edges(
         &mut photo,
         super::target_area(std::slice::from_ref(&truth.assembled.outline)),
-        1.5,
+        super::photo::MAX_EDGE_BIAS_PX,
     );
     println!("edge offset {offset:.2} px");
     // Which truth piece each traced piece is: same image, nearest centroid.
