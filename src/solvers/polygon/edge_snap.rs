@@ -19,16 +19,18 @@ use image::RgbImage;
 const REACH: f64 = 6.0;
 /// Profile step along the normal, pixels.
 const STEP: f64 = 0.25;
-/// A gradient peak counts as an edge when it reaches this fraction of the profile's highest:
-/// far above the noise and JPEG ringing, low enough for the step from a die-cut rim to a
-/// light background.
-const PEAK_FRACTION: f64 = 0.3;
+/// A gradient peak counts as an edge when its prominence reaches this fraction of the most
+/// prominent peak's: far above noise, JPEG ringing and the slow edge of a shadow, low enough
+/// for the step from a die-cut rim to the background beside the step from the face to the rim.
+const PEAK_FRACTION: f64 = 0.5;
+/// Prominence is measured against the profile within this distance of a peak, pixels.
+const PROMINENCE_SPAN: f64 = 2.0;
 /// The outline's direction at a point is taken between the points this many steps before and
 /// after it.
 const TANGENT_SPAN: usize = 3;
 /// A snapped point further than this from the median offset of its neighbours is dropped
 /// (another piece's edge or strong print within reach), pixels.
-const OUTLIER: f64 = 1.5;
+const OUTLIER: f64 = 0.75;
 /// Neighbours on either side whose offsets give that median.
 const NEIGHBOURS: usize = 5;
 /// At least this fraction of the points must find an edge, or the outline is left as it is.
@@ -84,8 +86,8 @@ pub fn snap_outline(points: &[Pt], img: &RgbImage) -> Option<Vec<Pt>> {
 }
 
 /// The edge's offset along `normal` from `at`, pixels, searched within [`REACH`]: the
-/// outermost peak of the colour gradient's magnitude that reaches [`PEAK_FRACTION`] of the
-/// largest, located by the centroid of its half-height part. `None` if the profile leaves the
+/// outermost peak of the colour gradient's magnitude whose [`prominence`] reaches
+/// [`PEAK_FRACTION`] of the most prominent's, located by the centroid of its half-height part. `None` if the profile leaves the
 /// image or is flat.
 ///
 /// Why the outermost peak and not the highest: a die-cut piece shows its cardboard core as a
@@ -103,16 +105,20 @@ fn edge_offset(at: Pt, normal: Pt, img: &RgbImage) -> Option<f64> {
         grad.push((t, g));
     }
     let g = |k: usize| grad[k].1;
-    let highest = grad.iter().map(|p| p.1).fold(0.0, f64::max);
-    if highest <= 0.0 {
+    let last = grad.len() - 1;
+    let peaks: Vec<(usize, f64)> = (0..=last)
+        .filter(|&k| (k == 0 || g(k) >= g(k - 1)) && (k == last || g(k) > g(k + 1)))
+        .map(|k| (k, prominence(&grad, k)))
+        .collect();
+    let most = peaks.iter().map(|p| p.1).fold(0.0, f64::max);
+    if most <= 0.0 {
         return None;
     }
-    let last = grad.len() - 1;
-    let peak = (0..=last).rev().find(|&k| {
-        g(k) >= PEAK_FRACTION * highest
-            && (k == 0 || g(k) >= g(k - 1))
-            && (k == last || g(k) > g(k + 1))
-    })?;
+    let peak = peaks
+        .iter()
+        .rev()
+        .find(|p| p.1 >= PEAK_FRACTION * most)?
+        .0;
     // The peak's half-height part, stopping where the profile rises again.
     let half = 0.5 * g(peak);
     let (mut lo, mut hi) = (peak, peak);
@@ -125,6 +131,28 @@ fn edge_offset(at: Pt, normal: Pt, img: &RgbImage) -> Option<f64> {
     let part = &grad[lo..=hi];
     let weight: f64 = part.iter().map(|p| p.1).sum();
     Some(part.iter().map(|p| p.0 * p.1).sum::<f64>() / weight)
+}
+
+/// How far peak `k` of the gradient profile stands above the lower of the lowest points
+/// within [`PROMINENCE_SPAN`] on either side (before the profile rises above the peak): a
+/// cut is a sharp step, a shadow's edge or a vignette a slow ramp whose gradient, however
+/// high, barely changes over a couple of pixels.
+fn prominence(grad: &[(f64, f64)], k: usize) -> f64 {
+    let span = (PROMINENCE_SPAN / STEP).round() as usize;
+    let top = grad[k].1;
+    let low = |range: &mut dyn Iterator<Item = usize>| {
+        let mut low = top;
+        for j in range {
+            if grad[j].1 > top {
+                break;
+            }
+            low = low.min(grad[j].1);
+        }
+        low
+    };
+    let left = low(&mut (k.saturating_sub(span)..k).rev());
+    let right = low(&mut (k + 1..(k + span + 1).min(grad.len())));
+    top - left.max(right)
 }
 
 /// The image's colour at a point (pixel centres at +0.5), interpolated bilinearly; `None`

@@ -88,7 +88,8 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
         set.pieces.len(),
         run.failures.len()
     );
-    let mut photo = match photo_pieces(&set) {
+    let image = |p: &str| crate::vision::load_image(std::path::Path::new(p), &opts.limits).ok();
+    let mut photo = match super::photo::photo_pieces_on_images(&set, image) {
         Ok(p) => p,
         Err(e) => {
             println!("{e}");
