@@ -114,11 +114,7 @@ fn edge_offset(at: Pt, normal: Pt, img: &RgbImage) -> Option<f64> {
     if most <= 0.0 {
         return None;
     }
-    let peak = peaks
-        .iter()
-        .rev()
-        .find(|p| p.1 >= PEAK_FRACTION * most)?
-        .0;
+    let peak = peaks.iter().rev().find(|p| p.1 >= PEAK_FRACTION * most)?.0;
     // The peak's half-height part, stopping where the profile rises again.
     let half = 0.5 * g(peak);
     let (mut lo, mut hi) = (peak, peak);
@@ -166,7 +162,10 @@ fn bilinear(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
     let (x0, y0) = (x.floor(), y.floor());
     let (fx, fy) = (x - x0, y - y0);
     let (x0, y0) = (x0 as u32, y0 as u32);
-    let (x1, y1) = ((x0 + 1).min(img.width() - 1), (y0 + 1).min(img.height() - 1));
+    let (x1, y1) = (
+        (x0 + 1).min(img.width() - 1),
+        (y0 + 1).min(img.height() - 1),
+    );
     let px = |x: u32, y: u32| img.get_pixel(x, y).0;
     let (p00, p10, p01, p11) = (px(x0, y0), px(x1, y0), px(x0, y1), px(x1, y1));
     let mut out = [0.0; 3];
