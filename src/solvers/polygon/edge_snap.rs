@@ -7,9 +7,9 @@
 //! further), so the mask's outline wanders by a pixel along a side as the face's print changes,
 //! and a drop shadow, whose chroma the JPEG has tinted with the piece's, adds more on one side.
 //! The steepest point of the colour profile across the edge does not depend on the contrast:
-//! for any symmetric blur it is the cut itself. So each straight side is moved to the centre of
-//! the colour gradient measured across it, along its whole length, and the corners are
-//! recomputed from the moved lines.
+//! for any symmetric blur it is the cut itself. So every outline point is moved along the
+//! outline's normal to the centre of the colour gradient's peak found there, and the straight
+//! sides are then fitted to the moved points (`photo::straighten_on_image`).
 
 use super::geometry::{add, scale, signed_area, sub, Pt};
 use image::RgbImage;
@@ -181,3 +181,7 @@ fn unit(v: Pt) -> Pt {
     let l = v[0].hypot(v[1]).max(f64::MIN_POSITIVE);
     [v[0] / l, v[1] / l]
 }
+
+#[cfg(test)]
+#[path = "edge_snap_tests.rs"]
+mod tests;
