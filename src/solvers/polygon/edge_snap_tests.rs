@@ -69,8 +69,11 @@ fn the_cut_is_the_outer_step_of_a_light_rim() {
     let img = blurred(40, 20, |x, _| {
         split(x, 20.0, split(x, 19.0, face, rim), BLUE)
     });
+    // The blur merges the two steps; the outer one's peak still lies within half a pixel of
+    // the cut (a bias common to every side, which the area calibration removes), the inner
+    // one's a pixel further in.
     let t = edge_offset([16.5, 10.5], [1.0, 0.0], &img).expect("an edge");
-    assert!((16.5 + t - 20.0).abs() < 0.35, "edge at {}", 16.5 + t);
+    assert!((16.5 + t - 20.0).abs() < 0.5, "edge at {}", 16.5 + t);
 }
 
 #[test]
