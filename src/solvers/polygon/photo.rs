@@ -4,7 +4,10 @@
 //! spurious vertices and bent sides. [`straighten`] snaps them to the polygons the pieces were
 //! cut as: straight sides are fitted to the outline chain ([`super::sides`]) and neighbouring
 //! sides' lines are intersected. The fit's residual
-//! measures the noise, from which [`photo_options`] picks the solver's tolerance.
+//! measures the noise, from which [`photo_options`] picks the solver's tolerance. On blurred
+//! photos, whose masks wander with the contrast along the cut, [`photo_pieces_on_images`]
+//! fits the sides to the outline moved onto the image's colour edges instead
+//! ([`super::edge_snap`]).
 //!
 //! Everything stays in source-image pixels: the pieces as traced, the target either given in
 //! pixels (a polygon file) or scaled so that its area is the pieces' total area (a
