@@ -9,8 +9,8 @@ use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
-    calibrate_edges, photo_assembly, photo_options, photo_pieces, photo_puzzle, scale_target,
-    straighten,
+    calibrate_edges, photo_assembly, photo_options, photo_pieces_on_images, photo_puzzle,
+    scale_target, straighten, MAX_EDGE_BIAS_PX,
 };
 use crate::solvers::polygon::{parse_puzzle, render, solve, target_area};
 use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
@@ -38,13 +38,14 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         eprintln!("jigsaw: error: {e}");
     }
     let set = run.set;
-    let mut pieces = photo_pieces(&set)?;
+    // Blurred photos: the sides are found on the images' colour edges, not the masks alone.
+    let mut pieces = photo_pieces_on_images(&set, |p| load_image(Path::new(p), &opts.limits).ok())?;
     let (target, from_image) = read_target(target_path, &opts)?;
     let (target, edge_offset) = if from_image {
         (scale_target(&target, pieces.area), 0.0)
     } else {
         // A target of known size measures the segmentation's edge bias.
-        let offset = calibrate_edges(&mut pieces, target_area(&target), 1.5);
+        let offset = calibrate_edges(&mut pieces, target_area(&target), MAX_EDGE_BIAS_PX);
         (target, offset)
     };
     let puzzle = photo_puzzle(&pieces, target);

@@ -14,6 +14,7 @@
 pub mod assign;
 #[cfg(test)]
 mod chirality_tests;
+pub mod edge_snap;
 pub mod geometry;
 pub mod parse;
 pub mod photo;

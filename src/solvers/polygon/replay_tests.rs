@@ -88,7 +88,8 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
         set.pieces.len(),
         run.failures.len()
     );
-    let mut photo = match photo_pieces(&set) {
+    let image = |p: &str| crate::vision::load_image(std::path::Path::new(p), &opts.limits).ok();
+    let mut photo = match super::photo::photo_pieces_on_images(&set, image) {
         Ok(p) => p,
         Err(e) => {
             println!("{e}");
@@ -98,7 +99,7 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
     let offset = super::photo::calibrate_edges(
         &mut photo,
         super::target_area(std::slice::from_ref(&truth.assembled.outline)),
-        1.5,
+        super::photo::MAX_EDGE_BIAS_PX,
     );
     println!("edge offset {offset:.2} px");
     // Which truth piece each traced piece is: same image, nearest centroid.

@@ -33,6 +33,10 @@ pub struct SideParams {
     pub straight_px: f64,
     /// Runs shorter than this (chord length, pixels) are corner tips, not sides.
     pub short_px: f64,
+    /// The points are boundary pixel centres, which lie inside the outline by a mean inset
+    /// that each line is moved out by (step 4); `false` for points already on the edge
+    /// ([`super::edge_snap::snap_outline`]).
+    pub pixel_centres: bool,
 }
 
 impl Default for SideParams {
@@ -41,6 +45,7 @@ impl Default for SideParams {
             split_px: 0.8,
             straight_px: 1.05,
             short_px: 6.0,
+            pixel_centres: true,
         }
     }
 }
@@ -98,7 +103,7 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
         if m < 3 {
             return None;
         }
-        let lines = side_lines(&pts, &breaks, outward)?;
+        let lines = side_lines(&pts, &breaks, outward, params.pixel_centres)?;
         let polygon: Vec<Pt> = (0..m)
             .map(|k| intersect(&lines[(k + m - 1) % m], &lines[k]).unwrap_or(pts[breaks[k]]))
             .collect();
@@ -133,7 +138,7 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
 
 /// The fitted line of every run between consecutive breaks, moved outwards by the mean
 /// inset of boundary pixel centres (see the module documentation).
-fn side_lines(pts: &[Pt], breaks: &[usize], outward: f64) -> Option<Vec<Line>> {
+fn side_lines(pts: &[Pt], breaks: &[usize], outward: f64, centres: bool) -> Option<Vec<Line>> {
     let m = breaks.len();
     let mut lines = Vec::with_capacity(m);
     for k in 0..m {
@@ -141,7 +146,11 @@ fn side_lines(pts: &[Pt], breaks: &[usize], outward: f64) -> Option<Vec<Line>> {
         let mut line = fit(&trimmed(&run))?;
         // Positive signed area: the interior is to the left of the direction.
         let nrm = [line.d[1] * outward, -line.d[0] * outward];
-        let inset = 0.5 * line.d[0].abs().max(line.d[1].abs());
+        let inset = if centres {
+            0.5 * line.d[0].abs().max(line.d[1].abs())
+        } else {
+            0.0
+        };
         line.c = [line.c[0] + inset * nrm[0], line.c[1] + inset * nrm[1]];
         line.mid = line.c;
         lines.push(line);
