@@ -51,6 +51,7 @@ pub fn close_rims(
     // A pixel the growth rejected is asked again from each of its grown neighbours: remember.
     let rejected = std::cell::RefCell::new(vec![false; dist.len()]);
     let seeds = ridges.seeds(grown.as_raw(), evidence.seed_ridge);
+    let joins = &joins;
     let along_rims = threshold::hysteresis(seeds, width, |j| {
         if rejected.borrow()[j] {
             return false;
@@ -66,10 +67,16 @@ pub fn close_rims(
     fill_holes(&mut filled_before);
     let mut filled_after = along_rims.clone();
     fill_holes(&mut filled_after);
+    // New interior: what the rims enclose, and the low-pass pixels the growth reached only
+    // across a rim. The latter are print cut off from the rest of its piece by a seam the low
+    // pass refuses: where dark print meets pale print the blend is a darker shade of the
+    // background's colour, which the shade test takes for shadow (a pale cyan half of a piece
+    // whose other half is dark brown, classic scan seed 24).
     let new_interior = GrayImage::from_fn(w, h, |x, y| {
+        let j = y as usize * width + x as usize;
         let inside = filled_after.get_pixel(x, y)[0] != 0
-            && along_rims.get_pixel(x, y)[0] == 0
-            && filled_before.get_pixel(x, y)[0] == 0;
+            && filled_before.get_pixel(x, y)[0] == 0
+            && (along_rims.get_pixel(x, y)[0] == 0 || joins(j));
         Luma([u8::from(inside) * 255])
     });
     // 4-connected, as background is in `fill_holes`.
