@@ -13,7 +13,9 @@
 //! gives the face. Ridge growth also follows JPEG ringing and the folds of a shadow into a
 //! socket, fattening outlines that were right already, so it is kept only where it encloses a
 //! large new interior (a face the first pass missed): the enclosed pixels and the ridge pixels
-//! bordering them join the mask, nothing else does.
+//! bordering them join the mask, nothing else does. Low-pass pixels the growth reached only
+//! across a rim count as interior (print cut off its piece by a seam the shade test refuses),
+//! and strong ridges start the growth on their own, for a piece with no low-pass pixel at all.
 
 use super::components::fill_holes;
 use super::threshold;
@@ -163,9 +165,10 @@ impl Ridges {
             if y < reach || y + reach >= h {
                 return;
             }
-            for x in reach..w.saturating_sub(reach) {
+            let inner = w.saturating_sub(2 * reach);
+            for (x, px) in row.iter_mut().enumerate().skip(reach).take(inner) {
                 let j = y * w + x;
-                if row[x] != 0 {
+                if *px != 0 {
                     continue;
                 }
                 let up = j - reach * w;
@@ -182,7 +185,7 @@ impl Ridges {
                 // The stretch averages four to seven samples of a line that is at most this
                 // high; a margin keeps rounding from dropping a true rim pixel.
                 if quick > 0.75 * height && self.at(j) > height {
-                    row[x] = 255;
+                    *px = 255;
                 }
             }
         });
@@ -279,6 +282,36 @@ mod tests {
             ..evidence
         };
         assert!(close_rims(&grown, &tight, |j| d[j] > 10.0).is_none());
+    }
+
+    #[test]
+    fn a_rim_with_nothing_grown_starts_its_own_growth() {
+        let (d, w) = white_piece();
+        let nothing = GrayImage::new(w as u32, w as u32);
+        let evidence = RimEvidence {
+            distances: &d,
+            width: w,
+            ridge: 1.0,
+            min_interior: 100,
+            seed_ridge: 1.5,
+        };
+        let closed = close_rims(&nothing, &evidence, |j| d[j] > 10.0).expect("rim seeds");
+        let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
+        // The face (the corner by the patch, where the rim is a step and no ridge, stays open).
+        let count = closed.pixels().filter(|p| p[0] != 0).count();
+        for (x, y, want) in [
+            (30, 30, true),
+            (45, 45, true),
+            (52, 30, false),
+            (5, 5, false),
+        ] {
+            assert_eq!(on(x, y), want, "({x}, {y}), {count} px on");
+        }
+        let unseeded = RimEvidence {
+            seed_ridge: f32::INFINITY,
+            ..evidence
+        };
+        assert!(close_rims(&nothing, &unseeded, |j| d[j] > 10.0).is_none());
     }
 
     #[test]
