@@ -20,8 +20,10 @@ mod components;
 mod dominant;
 mod faint;
 mod morphology;
+mod necks;
 mod rim;
 mod threshold;
+mod welded;
 
 use super::region::{PieceRegion, Segmentation};
 use crate::piece_set::RejectReason;
@@ -97,6 +99,11 @@ const RIM_NOISE_FACTOR: f32 = 1.5;
 /// The least ridge height that counts as rim, ΔE: on a clipped white background the noise is
 /// near zero.
 const MIN_RIM_RIDGE: f32 = 1.0;
+/// A ridge this many times the background noise starts a rim growth of its own (see
+/// [`rim::RimEvidence::seed_ridge`]): on classic photo seed 55 the rim of a cream piece on white
+/// paper stands 4–6 ΔE above its sides with the noise at 1.1, while 99 % of the background's
+/// ridge values are under 1.0 ΔE.
+const RIM_SEED_NOISE_FACTOR: f32 = 3.0;
 /// A face enclosed only by rims must be at least this fraction of the median piece, so that
 /// small pockets a rim growth closes in shadows and sockets are not added. Measured: a white
 /// band along one side of a piece (piece 1000 of classic photo seed 23) is just under 10 %
@@ -107,6 +114,10 @@ const MIN_FACE_FRACTION: f64 = 0.03;
 /// this many times the low threshold (and it is as large as a piece): well clear of the
 /// background, as a pale piece is over most of its face.
 const FAINT_LOW_FACTOR: f32 = 2.0;
+/// The widest neck [`necks`] cuts a merged blob at, as a fraction of the side of the reference
+/// piece (the square root of its area), in disc radius: 0.2 cuts bridges up to 40 % of a
+/// piece's side wide, narrower than any piece's body.
+const MAX_NECK_FRACTION: f64 = 0.2;
 /// Pixels in the point sample the background model is fitted on.
 const MODEL_PIXELS: f64 = 1.0e6;
 /// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
@@ -234,6 +245,7 @@ pub fn segment_with_diagnostics(
             width: width as usize,
             ridge: rim_ridge(noise),
             min_interior: (MIN_FACE_FRACTION * piece as f64) as u64,
+            seed_ridge: RIM_SEED_NOISE_FACTOR * noise.max(MIN_RIM_RIDGE),
         };
         if let Some(closed) = rim::close_rims(&grown, &evidence, low_pass(&model, opts)) {
             mask = closed;
@@ -255,32 +267,35 @@ pub fn segment_with_diagnostics(
     };
     let mut pieces = Vec::new();
     let mut rejected = Vec::new();
-    let mut merged = Vec::new();
+    let welds = strong.as_ref().map(|strong| welded::WeldEvidence {
+        labels: &labels,
+        strong,
+        radius,
+        necks: reference.map(|piece| {
+            let min_part = (opts.min_speck_fraction * piece as f64) as u64;
+            let max_radius = (MAX_NECK_FRACTION * (piece as f64).sqrt()).ceil() as u32;
+            (min_part, max_radius)
+        }),
+    });
     for blob in &blobs {
-        match verdict(blob) {
-            Verdict::Piece => pieces.push((blob.clone(), region_of(&labels, blob))),
-            Verdict::Reject(RejectReason::Merged | RejectReason::Clipped) if strong.is_some() => {
-                merged.push(blob.label)
+        match (verdict(blob), &welds) {
+            (Verdict::Piece, _) => pieces.push((blob.clone(), region_of(&labels, blob))),
+            (Verdict::Reject(RejectReason::Merged | RejectReason::Clipped), Some(welds)) => {
+                for (v, part, mask) in welded::resegment(blob, welds, verdict) {
+                    match v {
+                        Verdict::Piece => {
+                            let region = PieceRegion {
+                                bbox: part.bbox,
+                                mask,
+                                area: part.area,
+                            };
+                            pieces.push((part, region));
+                        }
+                        Verdict::Reject(reason) => rejected.push(classify::rejected(&part, reason)),
+                    }
+                }
             }
-            Verdict::Reject(reason) => rejected.push(classify::rejected(blob, reason)),
-        }
-    }
-    if let (Some(mut strong), false) = (strong, merged.is_empty()) {
-        // A blob too large for one piece, or touching the border, may be pieces welded by the
-        // low pass (a soft shadow or blurred edges filling a narrow gap): it is segmented again
-        // from its strong pixels only, as a single threshold would have.
-        for (s, l) in strong.iter_mut().zip(labels.iter()) {
-            if !merged.contains(l) {
-                *s = 0;
-            }
-        }
-        morphology::clean(&mut strong, radius);
-        let (labels, blobs) = components::label_blobs(&strong);
-        for blob in &blobs {
-            match verdict(blob) {
-                Verdict::Piece => pieces.push((blob.clone(), region_of(&labels, blob))),
-                Verdict::Reject(reason) => rejected.push(classify::rejected(blob, reason)),
-            }
+            (Verdict::Reject(reason), _) => rejected.push(classify::rejected(blob, reason)),
         }
     }
     let order = classify::reading_order(&pieces.iter().map(|p| &p.0).collect::<Vec<_>>());

@@ -13,12 +13,15 @@
 //! gives the face. Ridge growth also follows JPEG ringing and the folds of a shadow into a
 //! socket, fattening outlines that were right already, so it is kept only where it encloses a
 //! large new interior (a face the first pass missed): the enclosed pixels and the ridge pixels
-//! bordering them join the mask, nothing else does.
+//! bordering them join the mask, nothing else does. Low-pass pixels the growth reached only
+//! across a rim count as interior (print cut off its piece by a seam the shade test refuses),
+//! and strong ridges start the growth on their own, for a piece with no low-pass pixel at all.
 
 use super::components::fill_holes;
 use super::threshold;
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{connected_components, Connectivity};
+use rayon::prelude::*;
 
 /// What the rim closure reads.
 pub struct RimEvidence<'a> {
@@ -29,6 +32,10 @@ pub struct RimEvidence<'a> {
     pub ridge: f32,
     /// A new interior must have at least this many pixels to count as a missed face.
     pub min_interior: u64,
+    /// A pixel outside `grown` whose ridge exceeds this (ΔE) also starts the growth: the rim of
+    /// a piece with no pixel in the low pass at all (cream print on white paper, 2–3 ΔE off it
+    /// over the whole face) is a closed loop of ridge that nothing else reaches.
+    pub seed_ridge: f32,
 }
 
 /// The mask `grown` (the hysteresis result, before clean-up) with the faces its pieces' rims
@@ -45,7 +52,9 @@ pub fn close_rims(
     let ridges = Ridges::new(dist, width);
     // A pixel the growth rejected is asked again from each of its grown neighbours: remember.
     let rejected = std::cell::RefCell::new(vec![false; dist.len()]);
-    let along_rims = threshold::hysteresis(grown.as_raw().clone(), width, |j| {
+    let seeds = ridges.seeds(grown.as_raw(), evidence.seed_ridge);
+    let joins = &joins;
+    let along_rims = threshold::hysteresis(seeds, width, |j| {
         if rejected.borrow()[j] {
             return false;
         }
@@ -60,10 +69,16 @@ pub fn close_rims(
     fill_holes(&mut filled_before);
     let mut filled_after = along_rims.clone();
     fill_holes(&mut filled_after);
+    // New interior: what the rims enclose, and the low-pass pixels the growth reached only
+    // across a rim. The latter are print cut off from the rest of its piece by a seam the low
+    // pass refuses: where dark print meets pale print the blend is a darker shade of the
+    // background's colour, which the shade test takes for shadow (a pale cyan half of a piece
+    // whose other half is dark brown, classic scan seed 24).
     let new_interior = GrayImage::from_fn(w, h, |x, y| {
+        let j = y as usize * width + x as usize;
         let inside = filled_after.get_pixel(x, y)[0] != 0
-            && along_rims.get_pixel(x, y)[0] == 0
-            && filled_before.get_pixel(x, y)[0] == 0;
+            && filled_before.get_pixel(x, y)[0] == 0
+            && (along_rims.get_pixel(x, y)[0] == 0 || joins(j));
         Luma([u8::from(inside) * 255])
     });
     // 4-connected, as background is in `fill_holes`.
@@ -135,6 +150,46 @@ impl Ridges {
             width,
             frames,
         }
+    }
+
+    /// `grown` with every pixel whose ridge exceeds `height` set. A quick test on the four
+    /// axis and diagonal directions without the stretch (which bounds [`Ridges::at`] from
+    /// above, up to the rounding of slanted samples, closely enough for a pre-filter) picks the
+    /// few candidates the full measure is computed on.
+    fn seeds(&self, grown: &[u8], height: f32) -> Vec<u8> {
+        let (w, h) = (self.width, self.height);
+        let b = &self.boxed;
+        let reach = RIDGE_REACH as usize;
+        let mut out = grown.to_vec();
+        out.par_chunks_mut(w).enumerate().for_each(|(y, row)| {
+            if y < reach || y + reach >= h {
+                return;
+            }
+            let inner = w.saturating_sub(2 * reach);
+            for (x, px) in row.iter_mut().enumerate().skip(reach).take(inner) {
+                let j = y * w + x;
+                if *px != 0 {
+                    continue;
+                }
+                let up = j - reach * w;
+                let down = j + reach * w;
+                let quick = [
+                    (j - reach, j + reach),
+                    (up, down),
+                    (up - reach, down + reach),
+                    (up + reach, down - reach),
+                ]
+                .iter()
+                .map(|&(a, c)| b[j] - 0.5 * (b[a] + b[c]))
+                .fold(f32::MIN, f32::max);
+                // The stretch averages four to seven samples of a line that is at most this
+                // high; a margin keeps rounding from dropping a true rim pixel.
+                if quick > 0.75 * height && self.at(j) > height {
+                    *px = 255;
+                }
+            }
+        });
+        out
     }
 
     fn sample(&self, x: f64, y: f64) -> f32 {
@@ -214,6 +269,7 @@ mod tests {
             width: w,
             ridge: 1.5,
             min_interior: 100,
+            seed_ridge: f32::INFINITY,
         };
         let closed = close_rims(&grown, &evidence, |j| d[j] > 10.0).expect("a face is enclosed");
         let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
@@ -226,6 +282,36 @@ mod tests {
             ..evidence
         };
         assert!(close_rims(&grown, &tight, |j| d[j] > 10.0).is_none());
+    }
+
+    #[test]
+    fn a_rim_with_nothing_grown_starts_its_own_growth() {
+        let (d, w) = white_piece();
+        let nothing = GrayImage::new(w as u32, w as u32);
+        let evidence = RimEvidence {
+            distances: &d,
+            width: w,
+            ridge: 1.0,
+            min_interior: 100,
+            seed_ridge: 1.5,
+        };
+        let closed = close_rims(&nothing, &evidence, |j| d[j] > 10.0).expect("rim seeds");
+        let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
+        // The face (the corner by the patch, where the rim is a step and no ridge, stays open).
+        let count = closed.pixels().filter(|p| p[0] != 0).count();
+        for (x, y, want) in [
+            (30, 30, true),
+            (45, 45, true),
+            (52, 30, false),
+            (5, 5, false),
+        ] {
+            assert_eq!(on(x, y), want, "({x}, {y}), {count} px on");
+        }
+        let unseeded = RimEvidence {
+            seed_ridge: f32::INFINITY,
+            ..evidence
+        };
+        assert!(close_rims(&nothing, &unseeded, |j| d[j] > 10.0).is_none());
     }
 
     #[test]

@@ -228,6 +228,29 @@ fn two_touching_pieces_are_merged() {
 }
 
 #[test]
+fn two_pieces_welded_by_a_thin_bridge_are_cut_apart() {
+    // A strip 4 px wide, the colour of the pieces, from the fourth piece's knob tip (x ≈ 118)
+    // to the fifth piece's left side (x = 149): wider than the clean-up's opening removes, much
+    // narrower than either piece. Before the neck cut this came out as one merged blob.
+    let scene = grid_scene(([245.0; 3], [230.0; 3]), [60.0, 120.0, 60.0]);
+    let mut img = scene.render(10);
+    for y in 158..162 {
+        for x in 110..155 {
+            img.put_pixel(x, y, Rgb([60, 120, 60]));
+        }
+    }
+    assert_finds_the_grid(&img, "welded");
+    let seg = segment(&img, &SegmentOptions::default());
+    assert!(
+        seg.rejected
+            .iter()
+            .all(|r| r.reason != RejectReason::Merged),
+        "{:?}",
+        seg.rejected
+    );
+}
+
+#[test]
 fn a_plain_background_has_no_pieces() {
     let scene = Scene {
         pieces: vec![],

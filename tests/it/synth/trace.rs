@@ -103,12 +103,18 @@ fn trace_finds_every_piece_of_generated_scans_and_photos_with_four_corners() {
     assert!(report.iter().all(|r| r.2), "{report:#?}");
 }
 
-/// Photos at 1000 pieces: every piece found too. This set has the hard cases: white print on
-/// a white, clipped background, blurred, where only the faint cardboard rim and the drop shadow
-/// outline a piece (segmentation closes those outlines along the rim's ridge, see
-/// `src/vision/segment/rim.rs`). Before the rim closure 990 of 1000 matched.
+/// Photos at 1000 pieces: every piece found too, on two seeds. Seed 23 has the hard cases of
+/// white print on a white, clipped background, blurred, where only the faint cardboard rim and
+/// the drop shadow outline a piece (segmentation closes those outlines along the rim's ridge,
+/// see `src/vision/segment/rim.rs`; before the rim closure 990 of 1000 matched). Seed 24 has
+/// two pale cyan pieces, found only through the low pass, welded to each other by a bridge 2–3
+/// px wide between a knob tip and the neighbour's side: the re-segmentation from strong pixels
+/// alone left specks (998 of 1000), the neck cut gives both (`src/vision/segment/necks.rs`).
 #[test]
-fn trace_finds_every_piece_of_a_1000_piece_photo_set() {
-    let s = trace_generated(1000, "photo", 23);
-    assert!(s.ok(), "{s:?}");
+fn trace_finds_every_piece_of_1000_piece_photo_sets() {
+    let report: Vec<(u64, TraceStats)> = [23, 24]
+        .into_iter()
+        .map(|seed| (seed, trace_generated(1000, "photo", seed)))
+        .collect();
+    assert!(report.iter().all(|(_, s)| s.ok()), "{report:#?}");
 }
