@@ -205,7 +205,11 @@ fn end_to_end(params: &Params, options: &PipelineOptions, seeds: &[u64]) -> (f64
         let files: Vec<_> = out.images.iter().map(|i| at.join(&i.name)).collect();
         let run = trace_images(&files, options, &|_| {});
         assert!(run.failures.is_empty(), "{:?}", run.failures);
-        assert_eq!(run.set.pieces.len(), p.pieces, "seed {seed}: every piece found");
+        assert_eq!(
+            run.set.pieces.len(),
+            p.pieces,
+            "seed {seed}: every piece found"
+        );
         let report = assemble(&run.set);
         let s = score(&report.assembly, &out.truth).expect("scores");
         total += s.neighbour_accuracy;

@@ -1,0 +1,146 @@
+//! The background model: the background's colour field over the image (illumination
+//! flattening), every pixel's distance from it, and the threshold and noise level read off
+//! those distances. Everything later in segmentation thresholds these distances.
+
+use super::background::BackgroundField;
+use super::colour::{self, distance, shadow_distance, LabConverter, LabImage};
+use super::threshold::{self, DistanceHistogram};
+use super::{auto_low, dominant, SegmentOptions, MIN_AUTO_THRESHOLD};
+use image::RgbImage;
+use rayon::prelude::*;
+
+/// The automatic threshold is at least this many times the median distance of the background
+/// pixels from the background model (their noise level).
+const NOISE_FACTOR: f32 = 4.0;
+/// Pixels in the point sample the background model is fitted on.
+const MODEL_PIXELS: f64 = 1.0e6;
+/// Largest colour step (ΔE) between neighbouring background blocks: well above the change of
+/// light over one block (a 40-unit vignette over 24 blocks is under 2 per block), well below
+/// the contrast of any piece the threshold could find.
+const GROWTH_TOLERANCE: f32 = 6.0;
+/// Background blocks per long side of the image.
+const BLOCKS_PER_SIDE: u32 = 24;
+
+/// The background model's result: every pixel's distance from it and the threshold.
+pub(super) struct BackgroundModel {
+    pub distances: Vec<f32>,
+    /// Distances with shadows of the background forgiven ([`colour::shadow_distance`]): what
+    /// the low pass of the hysteresis reads, so it grows into faint print but not into shade.
+    pub shadowless: Vec<f32>,
+    pub threshold: f32,
+    pub noise: f32,
+    pub seed: [f32; 3],
+}
+
+pub(super) fn model_background(img: &RgbImage, opts: &SegmentOptions) -> BackgroundModel {
+    let (width, height) = img.dimensions();
+    // The model is fitted on a point sample of at most about a megapixel: the field is slow
+    // and the histogram needs no more, and it keeps 12 MP photos fast.
+    let step = ((width as f64 * height as f64 / MODEL_PIXELS).sqrt().ceil() as u32).max(1);
+    let lab = LabImage::sampled(img, step);
+    let seed = opts
+        .background
+        .map(colour::rgb_to_lab)
+        .unwrap_or_else(|| dominant::border_colour(&lab));
+    let wl = opts.lightness_weight;
+
+    // The field grown over block colours, then refined once from the pixels it classes as
+    // background.
+    let mut field = BackgroundField::uniform(seed);
+    if opts.flatten_illumination {
+        let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
+        field = BackgroundField::grow(&lab, block, seed, GROWTH_TOLERANCE);
+        let dist = sampled_distances(&lab, &field, wl);
+        // Only pixels near the first field count as background for the refined one, by the
+        // low threshold: a piece whose colour is near the background sits under Otsu's
+        // threshold, and taking its pixels in would tint the field around it.
+        let (t, noise) = auto_threshold(&dist, opts);
+        let low = auto_low(noise).min(t);
+        field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= low);
+    }
+    let (dist, mut shadowless) = full_distances(img, &field, wl);
+    threshold::box_blur(&mut shadowless, width as usize, 1);
+    let (threshold, noise) = auto_threshold(&dist, opts);
+    BackgroundModel {
+        distances: dist,
+        shadowless,
+        threshold,
+        noise,
+        seed,
+    }
+}
+
+/// Every pixel's distance (ΔE) from the modelled background, and the threshold segmentation
+/// would use: for overlays and debugging pictures.
+pub fn background_distance(
+    img: &RgbImage,
+    opts: &SegmentOptions,
+) -> (image::ImageBuffer<image::Luma<f32>, Vec<f32>>, f32) {
+    if img.width() == 0 || img.height() == 0 {
+        return (image::ImageBuffer::new(img.width(), img.height()), 0.0);
+    }
+    let m = model_background(img, opts);
+    let buf = image::ImageBuffer::from_raw(img.width(), img.height(), m.distances)
+        .expect("one distance per pixel");
+    (buf, m.threshold)
+}
+
+/// Distance of every sample of `lab` from the background model.
+fn sampled_distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f32> {
+    let w = lab.width as usize;
+    let mut out = vec![0f32; lab.pixels.len()];
+    out.par_chunks_mut(w)
+        .enumerate()
+        .for_each_init(Vec::new, |bg, (j, row)| {
+            field.row(j as u32 * lab.step, lab.width, lab.step, bg);
+            let src = &lab.pixels[j * w..(j + 1) * w];
+            for ((d, &p), &q) in row.iter_mut().zip(src).zip(bg.iter()) {
+                *d = distance(p, q, wl);
+            }
+        });
+    out
+}
+
+/// Distance of every source pixel from the background model, plain and with shadows forgiven,
+/// row-parallel, converting to Lab on the fly (a full-size Lab copy of a 12 MP photo would be
+/// 144 MB).
+fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> (Vec<f32>, Vec<f32>) {
+    let w = img.width() as usize;
+    let conv = LabConverter::new();
+    let mut out = vec![0f32; w * img.height() as usize];
+    let mut shadowless = vec![0f32; out.len()];
+    out.par_chunks_mut(w)
+        .zip(shadowless.par_chunks_mut(w))
+        .zip(img.par_chunks(3 * w))
+        .enumerate()
+        .for_each_init(Vec::new, |bg, (y, ((row, row_s), src))| {
+            field.row(y as u32, img.width(), 1, bg);
+            // Runs of one colour (masks, whitened or flat backgrounds) convert once.
+            let mut last = ([0u8; 3], conv.lab([0; 3]));
+            for (((d, s), p), &q) in row
+                .iter_mut()
+                .zip(row_s.iter_mut())
+                .zip(src.chunks_exact(3))
+                .zip(bg.iter())
+            {
+                let rgb = [p[0], p[1], p[2]];
+                if rgb != last.0 {
+                    last = (rgb, conv.lab(rgb));
+                }
+                *d = distance(last.1, q, wl);
+                *s = shadow_distance(last.1, q, wl);
+            }
+        });
+    (out, shadowless)
+}
+
+/// The threshold (override or automatic) and the background noise level.
+pub(super) fn auto_threshold(dist: &[f32], opts: &SegmentOptions) -> (f32, f32) {
+    let hist = DistanceHistogram::new(dist);
+    let otsu = hist.otsu();
+    let noise = hist.median_below(otsu);
+    let t = opts
+        .threshold
+        .unwrap_or_else(|| otsu.max(NOISE_FACTOR * noise).max(MIN_AUTO_THRESHOLD));
+    (t, noise)
+}
