@@ -193,10 +193,22 @@ fn end_to_end(pieces: usize, seed: u64, style: Style) -> Result<(), String> {
     Ok(())
 }
 
+/// The cases `(pieces, seed)` of `style` that do not solve end to end, with why.
+fn failures(style: Style, cases: &[(usize, u64)]) -> Vec<String> {
+    cases
+        .iter()
+        .filter_map(|&(n, seed)| {
+            end_to_end(n, seed, style)
+                .err()
+                .map(|e| format!("{n} pieces seed {seed}: {e}"))
+        })
+        .collect()
+}
+
 /// Rendered scans through the CLI: several seeds of every size.
 #[test]
 fn rendered_scans_solve_end_to_end() {
-    let failed: Vec<String> = [
+    let cases = [
         (7, 2),
         (7, 4),
         (10, 3),
@@ -205,14 +217,8 @@ fn rendered_scans_solve_end_to_end() {
         (12, 4),
         (14, 2),
         (14, 3),
-    ]
-    .into_iter()
-    .filter_map(|(n, seed)| {
-        end_to_end(n, seed, Style::Scan)
-            .err()
-            .map(|e| format!("{n} pieces seed {seed}: {e}"))
-    })
-    .collect();
+    ];
+    let failed = failures(Style::Scan, &cases);
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
@@ -222,14 +228,8 @@ fn rendered_scans_solve_end_to_end() {
 /// closest to a scan's.
 #[test]
 fn rendered_photos_solve_end_to_end() {
-    let failed: Vec<String> = [(7, 2), (7, 4), (10, 2), (12, 5), (14, 2), (14, 3)]
-        .into_iter()
-        .filter_map(|(n, seed)| {
-            end_to_end(n, seed, Style::Photo)
-                .err()
-                .map(|e| format!("{n} pieces seed {seed}: {e}"))
-        })
-        .collect();
+    let cases = [(7, 2), (7, 4), (10, 2), (12, 5), (14, 2), (14, 3)];
+    let failed = failures(Style::Photo, &cases);
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
