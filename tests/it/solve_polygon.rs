@@ -306,27 +306,18 @@ fn target_of_the_wrong_size_is_an_area_error() {
 fn rendered_pieces_straighten_into_simple_polygons() {
     use jigsaw::solvers::polygon::geometry::Tol;
     use jigsaw::solvers::polygon::records::clean_simple;
-    let dir = scratch();
-    let mut p = Params::new(Kind::Polygonal, 7, 5);
-    p.style = Style::Scan;
-    let out = generate(&p).expect("generates");
-    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-    let mut opts = jigsaw::vision::PipelineOptions::default();
-    opts.describe.critical.four_sided = false;
-    let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
-    let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
-    assert_eq!(run.set.pieces.len(), 7);
-    let photo = photo_pieces(&run.set).expect("straightens");
+    let (_dir, set) = rendered_set(7, 5, Style::Scan);
+    let photo = photo_pieces(&set).expect("straightens");
     let tol = Tol::new(1.0, 1e-6);
     for (k, poly) in photo.polygons.iter().enumerate() {
         assert!(clean_simple(poly, &tol).is_ok(), "piece {k}: {poly:?}");
     }
 }
 
-/// Traced pieces of a rendered 10-piece puzzle (seed 2) in `style`.
-fn rendered_set(style: Style) -> (tempfile::TempDir, PieceSet) {
+/// Traced pieces (local corners) of a rendered polygonal puzzle of `pieces` in `style`.
+fn rendered_set(pieces: usize, seed: u64, style: Style) -> (tempfile::TempDir, PieceSet) {
     let dir = scratch();
-    let mut p = Params::new(Kind::Polygonal, 10, 2);
+    let mut p = Params::new(Kind::Polygonal, pieces, seed);
     p.style = style;
     let out = generate(&p).expect("generates");
     jigsaw::synth::write(&out, dir.path(), false).expect("writes");
@@ -334,7 +325,7 @@ fn rendered_set(style: Style) -> (tempfile::TempDir, PieceSet) {
     opts.describe.critical.four_sided = false;
     let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
     let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
-    assert_eq!(run.set.pieces.len(), 10, "{style:?}");
+    assert_eq!(run.set.pieces.len(), pieces, "{style:?}");
     (dir, run.set)
 }
 
@@ -347,7 +338,7 @@ fn rendered_set(style: Style) -> (tempfile::TempDir, PieceSet) {
 fn only_blurred_masks_are_snapped_to_the_image() {
     use jigsaw::solvers::polygon::photo::{photo_pieces_on_images, BLURRED_MASK_NOISE_PX};
     let load = |p: &str| image::open(p).ok().map(|i| i.to_rgb8());
-    let (_keep, scan) = rendered_set(Style::Scan);
+    let (_keep, scan) = rendered_set(10, 2, Style::Scan);
     let plain = photo_pieces(&scan).expect("straightens");
     assert!(
         plain.noise_px <= BLURRED_MASK_NOISE_PX,
@@ -359,7 +350,7 @@ fn only_blurred_masks_are_snapped_to_the_image() {
         plain
     );
 
-    let (_keep, photo) = rendered_set(Style::Photo);
+    let (_keep, photo) = rendered_set(10, 2, Style::Photo);
     let plain = photo_pieces(&photo).expect("straightens");
     assert!(plain.noise_px > BLURRED_MASK_NOISE_PX, "{}", plain.noise_px);
     let snapped = photo_pieces_on_images(&photo, load).expect("straightens");
