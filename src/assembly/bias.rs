@@ -18,7 +18,7 @@
 //! search gives 85–100 % on the same four). Only fat outlines are corrected, the case whose
 //! cause is understood: on white-1000's real masks an outset looked better and cost 9 points.
 
-use super::candidates::mating_candidates;
+use super::candidates::{mating_candidates, Candidate, FeatureStats};
 use super::matings::typical_best_delta;
 use super::shapes::{build_shapes, Shapes};
 use crate::piece_set::PieceSet;
@@ -32,9 +32,19 @@ const MIN_GAIN: f64 = 0.1;
 /// Chainlets whose best mates are measured at each inset: a few hundred pin the median down.
 const SAMPLE: usize = 400;
 
-/// The inset (pixels, ≥ 0) at which the outlines of `set` best fit their mates, and the
-/// shapes built with it.
-pub fn fitted_inset(set: &PieceSet, candidate_limit: usize) -> (f64, Shapes) {
+/// The outlines of `set` at the inset at which they best fit their mates.
+pub struct Fitted {
+    /// Pixels (≥ 0) every outline was moved inward.
+    pub inset: f64,
+    pub shapes: Shapes,
+    /// The shapes' feature candidates and statistics, as matching needs them.
+    pub candidates: Vec<Vec<Candidate>>,
+    pub stats: FeatureStats,
+}
+
+/// The inset (pixels, ≥ 0) at which the outlines of `set` best fit their mates, with the
+/// shapes and candidates built at it.
+pub fn fitted_inset(set: &PieceSet, candidate_limit: usize) -> Fitted {
     let at = |inset: f64| {
         let shapes = build_shapes(set, inset);
         let shaped: Vec<usize> = (0..shapes.chainlets.len())
@@ -42,23 +52,28 @@ pub fn fitted_inset(set: &PieceSet, candidate_limit: usize) -> (f64, Shapes) {
             .collect();
         let every = shaped.len().div_ceil(SAMPLE).max(1);
         let sample: Vec<usize> = shaped.into_iter().step_by(every).collect();
-        let (candidates, _) = mating_candidates(&shapes, candidate_limit);
+        let (candidates, stats) = mating_candidates(&shapes, candidate_limit);
         let typical = typical_best_delta(&shapes, &candidates, &sample);
-        (shapes, typical)
+        (
+            Fitted {
+                inset,
+                shapes,
+                candidates,
+                stats,
+            },
+            typical,
+        )
     };
-    let (mut shapes, first) = at(0.0);
+    let (mut best, first) = at(0.0);
     let Some(mut typical) = first else {
-        return (0.0, shapes);
+        return best;
     };
-    let mut inset = 0.0;
-    while inset + STEP <= MAX_INSET {
-        let (next_shapes, next) = at(inset + STEP);
-        match next {
-            Some(t) if t < (1.0 - MIN_GAIN) * typical => {
-                (inset, shapes, typical) = (inset + STEP, next_shapes, t);
-            }
+    while best.inset + STEP <= MAX_INSET {
+        let (next, t) = at(best.inset + STEP);
+        match t {
+            Some(t) if t < (1.0 - MIN_GAIN) * typical => (best, typical) = (next, t),
             _ => break,
         }
     }
-    (inset, shapes)
+    best
 }

@@ -66,8 +66,12 @@ const CANDIDATE_LIMIT: usize = 40;
 pub fn assemble(set: &PieceSet) -> AssemblyReport {
     let t0 = Instant::now();
     // Outlines biased off the cut (see `bias`): matched at the inset that fits best.
-    let (outline_inset, shapes) = bias::fitted_inset(set, CANDIDATE_LIMIT);
-    let (cands, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
+    let bias::Fitted {
+        inset: outline_inset,
+        shapes,
+        candidates: cands,
+        stats,
+    } = bias::fitted_inset(set, CANDIDATE_LIMIT);
     let t1 = Instant::now();
     let table = matings::mating_table(&shapes, &cands, stats);
     let t2 = Instant::now();
