@@ -80,6 +80,10 @@ pub enum CriticalKind {
     Discontinuity,
     /// A curvature inflection, used where a piece has too few corners (Freeman & Garder).
     Inflection,
+    /// Where a partial (Type II) mating ends on the longer of two chainlets: the far end of
+    /// the shorter one marks a junction the corner detector missed (Freeman & Garder's
+    /// secondary critical points). Added by assembly, never by tracing.
+    Secondary,
 }
 
 /// The part of a chain between two consecutive critical points, labelled `piece.k`.

@@ -13,6 +13,7 @@ pub mod matings;
 mod member_grid;
 mod merge;
 mod output;
+pub mod partial;
 mod relax;
 mod restarts;
 pub mod shapes;
@@ -56,6 +57,12 @@ pub struct AssemblyReport {
     pub chainlets_shaped: usize,
     pub chainlets_with_candidates: usize,
     pub chainlets_with_matings: usize,
+    /// Secondary critical points added where Type II matings end (see [`partial`]).
+    pub secondary_points: usize,
+    /// The piece set with those points, when there are any: the mates in the assembly table
+    /// name its chainlets, so the dumps must be written from it.
+    #[serde(skip)]
+    pub piece_set: Option<PieceSet>,
 }
 
 /// Candidates per chainlet kept after the feature test, smallest separation first.
@@ -68,12 +75,20 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     // Outlines biased off the cut (see `bias`): matched at the inset that fits best.
     let bias::Fitted {
         inset: outline_inset,
-        shapes,
-        candidates: cands,
+        mut shapes,
+        candidates: mut cands,
         stats,
     } = bias::fitted_inset(set, CANDIDATE_LIMIT);
     let t1 = Instant::now();
-    let table = matings::mating_table(&shapes, &cands, stats);
+    let mut table = matings::mating_table(&shapes, &cands, stats);
+    // Type II matings: cut chainlets where partial mates end, then match the new chainlets.
+    let refined = partial::split_at_partial_matings(set, &shapes, &table);
+    if let Some((refined_set, _)) = &refined {
+        shapes = shapes::build_shapes(refined_set, outline_inset);
+        let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
+        cands = c;
+        table = matings::mating_table(&shapes, &cands, stats);
+    }
     let t2 = Instant::now();
     let growth = restarts::grow(&shapes, &table);
     let assembly = output::to_assembly(&shapes, &table, &growth);
@@ -94,5 +109,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         chainlets_shaped: shapes.chainlets.iter().filter(|c| !c.straight).count(),
         chainlets_with_candidates: cands.iter().filter(|c| !c.is_empty()).count(),
         chainlets_with_matings: table.per_chainlet.iter().filter(|m| !m.is_empty()).count(),
+        secondary_points: refined.as_ref().map_or(0, |r| r.1),
+        piece_set: refined.map(|r| r.0),
     }
 }

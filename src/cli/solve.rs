@@ -64,6 +64,8 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         bail!("no pieces to assemble");
     }
     let report = assemble(&set);
+    // Secondary critical points re-cut some chainlets; the dumps must name the same ones.
+    let set = report.piece_set.clone().unwrap_or(set);
     if front.timings {
         let t = &report.timings;
         eprintln!(

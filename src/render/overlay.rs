@@ -76,7 +76,7 @@ pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage 
                     draw_filled_circle_mut(&mut out, c, s.dot + s.line, WHITE);
                     draw_filled_circle_mut(&mut out, c, s.dot, CORNER);
                 }
-                CriticalKind::Inflection => {
+                CriticalKind::Inflection | CriticalKind::Secondary => {
                     for r in 0..s.line.max(2) {
                         draw_hollow_circle_mut(&mut out, c, s.dot + r, INFLECTION);
                     }

@@ -7,7 +7,7 @@ use super::trace::{trace_region, TraceError};
 use crate::chain::ChainCode;
 use crate::chainlets::{chainlet_spans, critical_points, CriticalOptions, Outline};
 use crate::features::{chainlet_features, features_of_points, piece_polygon, DP_TOLERANCE};
-use crate::piece_set::{Chainlet, Piece};
+use crate::piece_set::{Chainlet, CriticalPoint, Piece};
 
 /// How pieces are described.
 #[derive(Clone, Debug, Default)]
@@ -36,34 +36,7 @@ pub fn describe_piece(
         c.x *= unit;
         c.y *= unit;
     }
-    let points: Vec<[f64; 2]> = chain
-        .points()
-        .iter()
-        .map(|p| [f64::from(p[0]) * unit, f64::from(p[1]) * unit])
-        .collect();
-    let n = chain.len();
-    let chainlets = chainlet_spans(id, &critical)
-        .into_iter()
-        .map(|(label, start, end)| {
-            let features = if unit == 1.0 {
-                chainlet_features(&chainlet_chain(&chain, start, end))
-            } else {
-                let span = match (end + n - start) % n.max(1) {
-                    0 => n,
-                    s => s,
-                };
-                let run: Vec<[f64; 2]> =
-                    (0..=span).map(|k| points[(start + k) % n.max(1)]).collect();
-                features_of_points(&run)
-            };
-            Chainlet {
-                label,
-                start,
-                end,
-                features,
-            }
-        })
-        .collect();
+    let chainlets = chainlets_between(id, &chain, &critical, unit);
     let size = Outline::new(&chain).size();
     let mut polygon = piece_polygon(&chain, &critical, (DP_TOLERANCE * size).max(1.0));
     for p in &mut polygon {
@@ -81,6 +54,44 @@ pub fn describe_piece(
         chainlets,
         polygon,
     })
+}
+
+/// The chainlets `id.k` of `chain` between its `critical` points, with their features;
+/// `unit` is the chain's grid spacing in pixels (features are always in pixels).
+pub fn chainlets_between(
+    id: u32,
+    chain: &ChainCode,
+    critical: &[CriticalPoint],
+    unit: f64,
+) -> Vec<Chainlet> {
+    let points: Vec<[f64; 2]> = chain
+        .points()
+        .iter()
+        .map(|p| [f64::from(p[0]) * unit, f64::from(p[1]) * unit])
+        .collect();
+    let n = chain.len();
+    chainlet_spans(id, critical)
+        .into_iter()
+        .map(|(label, start, end)| {
+            let features = if unit == 1.0 {
+                chainlet_features(&chainlet_chain(chain, start, end))
+            } else {
+                let span = match (end + n - start) % n.max(1) {
+                    0 => n,
+                    s => s,
+                };
+                let run: Vec<[f64; 2]> =
+                    (0..=span).map(|k| points[(start + k) % n.max(1)]).collect();
+                features_of_points(&run)
+            };
+            Chainlet {
+                label,
+                start,
+                end,
+                features,
+            }
+        })
+        .collect()
 }
 
 /// The sub-chain of a chainlet; one that starts and ends at the same critical point goes all

@@ -13,7 +13,7 @@ mod region;
 mod segment;
 mod trace;
 
-pub use describe::{describe_piece, DescribeOptions};
+pub use describe::{chainlets_between, describe_piece, DescribeOptions};
 pub use dump::{
     features_csv, load_dump, overlay_names, write_dump, write_overlays, DumpError, FEATURES_HEADER,
 };

@@ -289,18 +289,19 @@ fn missing_and_extraneous_pieces_end_to_end() {
     assert!(s.neighbour_accuracy >= 0.95, "{}", s.summary());
 }
 
-/// Irregular cuts end to end with the junction-corner model (`--corners irregular`): measured
-/// 48.6 / 43.6 % (seeds 1, 2; 37.8, 43.2, 47.4 % on seeds 4–6), against 32.4 / 23.1 % with
-/// the four-sided model. The issue asks for 100 %; this floor guards the progress.
+/// Irregular cuts end to end with the junction-corner model (`--corners irregular`) and Type II
+/// matings: seeds 1–6 measured 48.6, 48.7, 72.2, 43.2, 59.5, 57.9 % (mean 55.0 %; 46.0 %
+/// without Type II matings, about 25 % with the four-sided model). The issue asks for 100 %;
+/// this floor guards the progress.
 #[test]
 fn irregular_20_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
     p.px_per_piece = 160.0;
     let mut options = PipelineOptions::default();
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
-    let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
+    let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 15 && mean >= 0.4,
+        fewest >= 15 && mean >= 0.5,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
