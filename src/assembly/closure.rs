@@ -31,6 +31,13 @@ const CLOSURE_FACTOR: f64 = 10.0;
 /// adjacencies, 1/40 found 6, fixed correspondences 5; generated classic sets are unchanged.
 const CLOSURE_SLIDE: f64 = 0.025;
 
+/// One seam may stay open where a piece sits in a pocket and at least this many others
+/// close: a piece whose outline the front end damaged on one side (print the colour of the
+/// background cut off a knob) otherwise never closes anywhere, though its other sides pin it.
+/// The damaged seam is left unmated.
+const MAX_OPEN_SEAMS: usize = 1;
+const MIN_GOOD_BESIDE_OPEN: usize = 2;
+
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
 
@@ -129,7 +136,7 @@ impl ClosureTest<'_> {
         }
         let limit =
             (2.0 * self.table.delta_threshold).min(CLOSURE_FACTOR * self.table.delta_typical);
-        pairs
+        let measured: Vec<(usize, usize, f64)> = pairs
             .iter()
             .map(|&(a, b, _)| {
                 let q = g.placed[self.shapes.chainlets[a].piece]
@@ -137,9 +144,11 @@ impl ClosureTest<'_> {
                     .expect("member")
                     .pose;
                 let (ca, cb) = (&self.shapes.chainlets[a], &self.shapes.chainlets[b]);
-                let delta = delta_at(ca, cb, &(q.inverse() * pose), CLOSURE_SLIDE);
-                (delta <= limit).then_some((a, b, delta))
+                (a, b, delta_at(ca, cb, &(q.inverse() * pose), CLOSURE_SLIDE))
             })
-            .collect()
+            .collect();
+        let (good, open): (Closed, Closed) = measured.into_iter().partition(|m| m.2 <= limit);
+        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
+        (open.is_empty() || tolerated).then_some(good)
     }
 }
