@@ -20,8 +20,6 @@ use super::colour::LabImage;
 /// A channel at or above this value counts as clipped: JPEG rounding and noise spread a
 /// saturated area to a few levels below 255.
 const CLIPPED_LEVEL: u8 = 250;
-/// A channel at or below this value counts as clipped to black.
-const BLACK_LEVEL: u8 = 5;
 /// The shade ray from the unclipped background is used when at least this fraction of the
 /// background samples is clipped: below it, the field follows the true colour nearly
 /// everywhere and its own ray is right.
@@ -65,10 +63,11 @@ pub fn unclipped_chromaticity(
     Some([median(&mut a), median(&mut b)])
 }
 
-/// Whether a pixel has a channel at (or within JPEG noise of) either end of the range, where
-/// its colour no longer says what it shows.
+/// Whether a pixel has a channel at (or within JPEG noise of) the top of the range, where its
+/// colour no longer says what it shows. Only overexposure counts: the shadow of a background
+/// crushed to black is crushed too, while the shadow of an overexposed one is not.
 pub fn is_clipped(rgb: [u8; 3]) -> bool {
-    rgb.iter().any(|&c| c >= CLIPPED_LEVEL || c <= BLACK_LEVEL)
+    rgb.iter().any(|&c| c >= CLIPPED_LEVEL)
 }
 
 /// The colour with lightness `q[0]` and chromaticity `c`: where the shade ray through `c`
