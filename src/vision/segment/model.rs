@@ -77,13 +77,12 @@ pub(super) fn model_background(img: &RgbImage, opts: &SegmentOptions) -> Backgro
     let shade_noise = match chromaticity {
         Some(_) => {
             let low = auto_low(noise).min(threshold);
-            let unclipped: Vec<f32> = dist
+            let unclipped = dist
                 .iter()
                 .zip(img.pixels())
                 .filter(|&(&d, p)| d <= low && !clipping::is_clipped(p.0))
-                .map(|(&d, _)| d)
-                .collect();
-            DistanceHistogram::new(&unclipped).median_below(low)
+                .map(|(&d, _)| d);
+            DistanceHistogram::of(unclipped).median_below(low)
         }
         None => noise,
     };
