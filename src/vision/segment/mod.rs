@@ -16,6 +16,7 @@
 
 mod background;
 mod classify;
+mod clipping;
 mod colour;
 mod components;
 mod dominant;
@@ -195,6 +196,7 @@ pub fn segment_with_diagnostics(
                 shadowless: Vec::new(),
                 threshold: 0.5,
                 noise: 0.0,
+                shade_noise: 0.0,
                 seed: lab,
             };
             (mask, None, model, 0)
@@ -331,11 +333,12 @@ fn threshold_masks(
 }
 
 /// The low pass of the hysteresis: a pixel at [`LOW_NOISE_FACTOR`] × the background noise from
-/// the background that does not look like the background in shade.
+/// the background that does not look like the background in shade (by [`SHADE_NOISE_FACTOR`] ×
+/// the noise of the unclipped background, see [`clipping`]).
 fn low_pass<'a>(model: &'a BackgroundModel, opts: &SegmentOptions) -> impl Fn(usize) -> bool + 'a {
     let (t, noise) = (model.threshold, model.noise);
     let low = opts.threshold.unwrap_or_else(|| auto_low(noise)).min(t);
-    let shade = (SHADE_NOISE_FACTOR * noise).max(MIN_SHADE_DISTANCE);
+    let shade = (SHADE_NOISE_FACTOR * model.shade_noise).max(MIN_SHADE_DISTANCE);
     move |j| model.distances[j] > low && model.shadowless[j] > shade
 }
 

@@ -3,6 +3,7 @@
 //! those distances. Everything later in segmentation thresholds these distances.
 
 use super::background::BackgroundField;
+use super::clipping;
 use super::colour::{self, distance, shadow_distance, LabConverter, LabImage};
 use super::threshold::{self, DistanceHistogram};
 use super::{auto_low, dominant, SegmentOptions, MIN_AUTO_THRESHOLD};
@@ -29,6 +30,9 @@ pub(super) struct BackgroundModel {
     pub shadowless: Vec<f32>,
     pub threshold: f32,
     pub noise: f32,
+    /// The noise of the background where it is not clipped, which scales the shade test: the
+    /// same as `noise` unless part of the background is overexposed (see [`clipping`]).
+    pub shade_noise: f32,
     pub seed: [f32; 3],
 }
 
@@ -47,21 +51,43 @@ pub(super) fn model_background(img: &RgbImage, opts: &SegmentOptions) -> Backgro
     // The field grown over block colours, then refined once from the pixels it classes as
     // background.
     let mut field = BackgroundField::uniform(seed);
+    let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
     if opts.flatten_illumination {
-        let block = (width.max(height) / BLOCKS_PER_SIDE).max(8);
         field = BackgroundField::grow(&lab, block, seed, GROWTH_TOLERANCE);
-        let dist = sampled_distances(&lab, &field, wl);
-        // Only pixels near the first field count as background for the refined one, by the
-        // low threshold: a piece whose colour is near the background sits under Otsu's
-        // threshold, and taking its pixels in would tint the field around it.
-        let (t, noise) = auto_threshold(&dist, opts);
-        let low = auto_low(noise).min(t);
+    }
+    // Only pixels near the first field count as background for the refined one, by the low
+    // threshold: a piece whose colour is near the background sits under Otsu's threshold, and
+    // taking its pixels in would tint the field around it.
+    let dist = sampled_distances(&lab, &field, wl);
+    let (t, noise) = auto_threshold(&dist, opts);
+    let low = auto_low(noise).min(t);
+    // The same pixels show the background's true tint where it is not overexposed.
+    let chromaticity = clipping::unclipped_chromaticity(img, &lab, |i| dist[i] <= low);
+    if opts.flatten_illumination {
         field = BackgroundField::estimate(&lab, block, seed, |i| dist[i] <= low);
     }
-    let (dist, mut shadowless) = full_distances(img, &field, wl);
+    drop(dist);
+    let (dist, mut shadowless) = full_distances(img, &field, wl, chromaticity);
     threshold::box_blur(&mut shadowless, width as usize, 1);
     let (threshold, noise) = auto_threshold(&dist, opts);
+    // Overexposure hides the noise as well as the tint: clipped pixels sit at distance 0 and
+    // pull the median down (to 0.4–0.9 ΔE on the classic photos on white paper, against
+    // 1.1 where the paper is not clipped). A shadow is never clipped, so the shade test is
+    // scaled by the noise of the unclipped background: pixels under the low threshold.
+    let shade_noise = match chromaticity {
+        Some(_) => {
+            let low = auto_low(noise).min(threshold);
+            let unclipped = dist
+                .iter()
+                .zip(img.pixels())
+                .filter(|&(&d, p)| d <= low && !clipping::is_clipped(p.0))
+                .map(|(&d, _)| d);
+            DistanceHistogram::of(unclipped).median_below(low)
+        }
+        None => noise,
+    };
     BackgroundModel {
+        shade_noise,
         distances: dist,
         shadowless,
         threshold,
@@ -103,8 +129,15 @@ fn sampled_distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f3
 
 /// Distance of every source pixel from the background model, plain and with shadows forgiven,
 /// row-parallel, converting to Lab on the fly (a full-size Lab copy of a 12 MP photo would be
-/// 144 MB).
-fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> (Vec<f32>, Vec<f32>) {
+/// 144 MB). With the `chromaticity` of an overexposed background's unclipped part, a shadow
+/// may follow either the field's own shade ray or the one with that chromaticity (see
+/// [`clipping`]).
+fn full_distances(
+    img: &RgbImage,
+    field: &BackgroundField,
+    wl: f32,
+    chromaticity: Option<[f32; 2]>,
+) -> (Vec<f32>, Vec<f32>) {
     let w = img.width() as usize;
     let conv = LabConverter::new();
     let mut out = vec![0f32; w * img.height() as usize];
@@ -129,6 +162,10 @@ fn full_distances(img: &RgbImage, field: &BackgroundField, wl: f32) -> (Vec<f32>
                 }
                 *d = distance(last.1, q, wl);
                 *s = shadow_distance(last.1, q, wl);
+                if let Some(c) = chromaticity {
+                    let shade = shadow_distance(last.1, clipping::with_chromaticity(q, c), wl);
+                    *s = s.min(shade);
+                }
             }
         });
     (out, shadowless)

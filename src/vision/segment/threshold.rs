@@ -19,14 +19,18 @@ pub struct DistanceHistogram {
 
 impl DistanceHistogram {
     pub fn new(distances: &[f32]) -> DistanceHistogram {
+        DistanceHistogram::of(distances.iter().copied())
+    }
+
+    /// The histogram of the distances `distances` yields (a filtered image, without copying it).
+    pub fn of(distances: impl Iterator<Item = f32>) -> DistanceHistogram {
         let mut counts = vec![0u64; BINS];
-        for &d in distances {
+        let mut total = 0;
+        for d in distances {
             counts[bin_of(d)] += 1;
+            total += 1;
         }
-        DistanceHistogram {
-            counts,
-            total: distances.len() as u64,
-        }
+        DistanceHistogram { counts, total }
     }
 
     /// Otsu's threshold: the distance maximising the between-class variance. Pixels strictly
