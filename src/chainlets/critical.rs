@@ -246,8 +246,7 @@ pub fn candidates(
         return Vec::new();
     }
     let size = outline.size();
-    let smooth = opts.smooth_px.max(opts.smooth_fraction * size);
-    let pts = outline.smoothed(smooth);
+    let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
     let winding = winding(&pts);
     let profile = turn_profile(&pts, size, opts);
     let chord = ((opts.sharp_chord * size).round() as usize).clamp(MIN_CHORD_PX, n / 8);
@@ -285,7 +284,7 @@ pub fn candidates(
         }
         let near = ((opts.gaps[1] * size).round() as usize).max(MIN_GAP_PX);
         let far = ((SIDE_FIT * size).round() as usize).clamp(near + 3, n / 4);
-        let (apex, raw, angle) = corner_meeting(&pts, i, near, far, smooth, winding)
+        let (apex, raw, angle) = corner_meeting(&pts, i, near, far, winding)
             .filter(|m| {
                 dist2(&m.raw, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size
                     && m.turn_deg.signum() == sign
