@@ -9,8 +9,9 @@
 //! fools the short arms, gentle curvature fools the long ones, rarely both). Non-maximum
 //! suppression leaves one point per corner.
 
+use super::apex::corner_meeting;
 use super::outline::Outline;
-use super::sides::fit_line;
+use super::pixel_edge::winding;
 use crate::piece_set::{CriticalKind, CriticalPoint};
 
 /// Detection settings, as fractions of the piece size (√area) so one setting serves a 70 px
@@ -246,6 +247,7 @@ pub fn candidates(
     }
     let size = outline.size();
     let pts = outline.smoothed(opts.smooth_px.max(opts.smooth_fraction * size));
+    let winding = winding(&pts);
     let profile = turn_profile(&pts, size, opts);
     let chord = ((opts.sharp_chord * size).round() as usize).clamp(MIN_CHORD_PX, n / 8);
     let sharp: Vec<f64> = (0..n).map(|i| sharp_turn(&pts, i, chord, 0)).collect();
@@ -282,12 +284,16 @@ pub fn candidates(
         }
         let near = ((opts.gaps[1] * size).round() as usize).max(MIN_GAP_PX);
         let far = ((SIDE_FIT * size).round() as usize).clamp(near + 3, n / 4);
-        let (apex, angle) = side_line_apex(&pts, i, near, far)
-            .filter(|(a, t)| {
-                dist2(a, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size && t.signum() == sign
+        let (apex, raw, angle) = corner_meeting(&pts, i, near, far, winding)
+            .filter(|m| {
+                dist2(&m.raw, &pts[i]).sqrt() <= MAX_APEX_OFFSET * size
+                    && m.turn_deg.signum() == sign
             })
-            .unwrap_or((profile.apex[j], profile.long_turn[j]));
-        let best = refine(outline, &apex, i, 2 * chord);
+            .map_or(
+                (profile.apex[j], profile.apex[j], profile.long_turn[j]),
+                |m| (m.at, m.raw, m.turn_deg),
+            );
+        let best = refine(outline, &raw, i, 2 * chord);
         out.push(Candidate {
             point: CriticalPoint {
                 index: outline.chain_index[best],
@@ -325,41 +331,6 @@ const SIDE_FIT: f64 = 0.1;
 /// A side-line corner farther than this (fraction of piece size) from the outline is not
 /// trusted (sides too curved or nearly parallel).
 const MAX_APEX_OFFSET: f64 = 0.05;
-
-/// Where the straight lines fitted to the outline just before and just after sample `i` (from
-/// `near` to `far` samples away) meet: the corner of the two sides before die wear rounded or
-/// chipped it; and the turn between the two lines (degrees, clockwise positive). `None` if the
-/// lines are nearly parallel.
-fn side_line_apex(pts: &[[f64; 2]], i: usize, near: usize, far: usize) -> Option<([f64; 2], f64)> {
-    let n = pts.len() as isize;
-    // Each arm's line, its direction pointing along the direction of travel.
-    let line = |sign: isize| {
-        let sample: Vec<[f64; 2]> = (near..=far)
-            .map(|k| pts[(i as isize + sign * k as isize).rem_euclid(n) as usize])
-            .collect();
-        let weighted: Vec<([f64; 2], f64)> = sample.iter().map(|&p| (p, 1.0)).collect();
-        let (c, mut d) = fit_line(&weighted);
-        let (first, last) = (sample[0], sample[sample.len() - 1]);
-        let travel = [
-            (last[0] - first[0]) * sign as f64,
-            (last[1] - first[1]) * sign as f64,
-        ];
-        if d[0] * travel[0] + d[1] * travel[1] < 0.0 {
-            d = [-d[0], -d[1]];
-        }
-        (c, d)
-    };
-    let (p, u) = line(-1);
-    let (q, v) = line(1);
-    let cross = u[0] * v[1] - u[1] * v[0];
-    if cross.abs() < 0.3 {
-        return None;
-    }
-    // p + s·u = q + t·v
-    let w = [q[0] - p[0], q[1] - p[1]];
-    let s = (w[0] * v[1] - w[1] * v[0]) / cross;
-    Some(([p[0] + s * u[0], p[1] + s * u[1]], turn_deg(u, v)))
-}
 
 /// The outline sample within `reach` of `i` nearest the virtual corner: on a rounded corner the
 /// turn is flat over the rounding, and the apex pins the corner itself.

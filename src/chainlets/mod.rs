@@ -1,9 +1,11 @@
 //! Critical points (slope discontinuities, or curvature inflections as the fallback) and the
 //! chainlets `piece.k` between them.
 
+mod apex;
 mod critical;
 mod inflection;
 mod outline;
+mod pixel_edge;
 mod quad;
 mod rounded;
 mod runs;

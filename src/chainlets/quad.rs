@@ -265,8 +265,9 @@ mod tests {
         let chain = crate::vision::trace_mask(&mask).unwrap();
         let outline = Outline::new(&chain);
         let corners = quad_corners(&outline, &CriticalOptions::default()).expect("four-sided");
-        // The outline runs through pixel centres: the sides are x, y = 20 and 419.
-        let (a, b) = (f64::from(lo), f64::from(hi - 1));
+        // The outline runs through pixel centres (x, y = 20 and 419); the piece's edges, where
+        // corners are reported, are half a pixel further out.
+        let (a, b) = (f64::from(lo) - 0.5, f64::from(hi) - 0.5);
         for want in [[a, a], [b, a], [b, b], [a, b]] {
             let got = corners
                 .iter()

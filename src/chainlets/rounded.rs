@@ -13,6 +13,7 @@
 
 use super::critical::{turn_deg, Candidate};
 use super::outline::Outline;
+use super::pixel_edge::{to_edge, winding};
 use crate::piece_set::{CriticalKind, CriticalPoint};
 use crate::plane::{contains, dist};
 
@@ -97,6 +98,8 @@ struct Arms {
     turn: f64,
     rms: f64,
     apex: [f64; 2],
+    /// The lines' directions of travel.
+    dirs: [[f64; 2]; 2],
 }
 
 /// Candidates where long straight arms of the smoothed outline `pts` meet at a convex corner,
@@ -109,6 +112,7 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
     if n < 4 * arm {
         return Vec::new();
     }
+    let winding = winding(pts);
     let sums = Sums::new(pts);
     let max_rms = (RAGGED * raggedness(&sums, size))
         .min(MAX_RMS * size)
@@ -139,6 +143,7 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
                 turn,
                 rms,
                 apex: [p[0] + s * u[0], p[1] + s * u[1]],
+                dirs: [u, v],
             })
         })
         .collect();
@@ -182,11 +187,12 @@ pub fn rounded_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         {
             continue;
         }
+        let at = to_edge(best.apex, best.dirs[0], best.dirs[1], winding);
         out.push(Candidate {
             point: CriticalPoint {
                 index: outline.chain_index[near],
-                x: best.apex[0],
-                y: best.apex[1],
+                x: at[0],
+                y: at[1],
                 angle_deg: best.turn,
                 kind: CriticalKind::Discontinuity,
             },

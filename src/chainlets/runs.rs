@@ -9,6 +9,7 @@
 
 use super::critical::{turn_deg, Candidate};
 use super::outline::Outline;
+use super::pixel_edge::{to_edge, winding};
 use super::sides::fit_line;
 use crate::piece_set::{CriticalKind, CriticalPoint};
 use crate::plane::dist;
@@ -41,6 +42,7 @@ struct Run {
 pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
     let n = pts.len();
     let size = outline.size();
+    let winding = winding(pts);
     let w = ((WINDOW * size).round() as usize).max(6);
     if n < 8 * w {
         return Vec::new();
@@ -126,11 +128,12 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
         if dist(&pts[best], &x) > MAX_OFF * size {
             continue;
         }
+        let edge = to_edge(x, u.d, v.d, winding);
         out.push(Candidate {
             point: CriticalPoint {
                 index: outline.chain_index[best],
-                x: x[0],
-                y: x[1],
+                x: edge[0],
+                y: edge[1],
                 angle_deg: turn,
                 kind: CriticalKind::Discontinuity,
             },

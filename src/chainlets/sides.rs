@@ -10,6 +10,7 @@
 //! lines meet.
 
 use super::critical::turn_deg;
+use super::pixel_edge::{to_edge, winding};
 use crate::plane::dist;
 
 /// Gap, as a fraction of piece size, left out at each end of a side (the corner rounding).
@@ -46,7 +47,7 @@ struct Line {
 }
 
 /// Moves each of the corners (in outline order) of the smoothed outline `pts` to the meeting
-/// point of its two fitted side lines, twice, so the second round fits sides between better
+/// point of its two fitted side lines (on the piece's edge, see `pixel_edge`), twice, so the second round fits sides between better
 /// corners. A corner whose lines cannot be fitted, or meet far away, stays where it was.
 pub fn snap_corners(pts: &[[f64; 2]], size: f64, corners: &mut [Corner]) {
     let m = corners.len();
@@ -54,6 +55,7 @@ pub fn snap_corners(pts: &[[f64; 2]], size: f64, corners: &mut [Corner]) {
         return;
     }
     let start: Vec<[f64; 2]> = corners.iter().map(|c| c.at).collect();
+    let winding = winding(pts);
     for _ in 0..ROUNDS {
         let lines: Vec<[Option<Line>; 2]> = (0..m)
             .map(|k| {
@@ -65,15 +67,15 @@ pub fn snap_corners(pts: &[[f64; 2]], size: f64, corners: &mut [Corner]) {
             let (Some(u), Some(v)) = (lines[(k + m - 1) % m][1], lines[k][0]) else {
                 continue;
             };
-            let Some(at) = intersect(&u, &v) else {
+            let Some(raw) = intersect(&u, &v) else {
                 continue;
             };
             let c = &mut corners[k];
-            if dist(&at, &start[k]) > MAX_MOVE * size {
+            if dist(&raw, &start[k]) > MAX_MOVE * size {
                 continue;
             }
-            c.sample = nearest_sample(pts, &at, c.sample, (2.0 * MAX_MOVE * size) as usize);
-            c.at = at;
+            c.sample = nearest_sample(pts, &raw, c.sample, (2.0 * MAX_MOVE * size) as usize);
+            c.at = to_edge(raw, u.d, v.d, winding);
             c.turn_deg = turn_deg(u.d, v.d);
         }
     }
@@ -175,7 +177,8 @@ mod tests {
     use super::*;
 
     /// A square of side 200 whose corner at the origin is chipped off by a 12 px diagonal cut:
-    /// the snapped corner goes back to where the sides meet.
+    /// the snapped corner goes back to where the sides meet. (The points are boundary pixel
+    /// centres, so the piece's edges, and its corners, lie half a pixel further out.)
     #[test]
     fn a_chipped_corner_snaps_to_the_meeting_of_its_sides() {
         let mut pts = Vec::new();
@@ -212,10 +215,15 @@ mod tests {
         corners.rotate_left(1);
         snap_corners(&pts, 200.0, &mut corners);
         let snapped = corners[3];
-        assert!(dist(&snapped.at, &[0.0, 0.0]) < 0.5, "{snapped:?}");
+        assert!(dist(&snapped.at, &[-0.5, -0.5]) < 0.5, "{snapped:?}");
+        assert_eq!(
+            snapped.sample,
+            near([0.0, 0.0]),
+            "its sample is the nearest the lines' meeting point"
+        );
         assert!((snapped.turn_deg - 90.0).abs() < 2.0, "{snapped:?}");
         assert!(
-            dist(&corners[0].at, &[200.0, 0.0]) < 0.5,
+            dist(&corners[0].at, &[200.5, -0.5]) < 0.5,
             "{:?}",
             corners[0]
         );

@@ -187,13 +187,11 @@ fn luca_sartore_corners_match_the_authors() {
         "lucaSartore: {good}/{} within 2% of piece size; misses {bad:?}",
         errors.len()
     );
-    // The issue asks for 99%; we reach 219/222 (98.6%). The misses are within 2.1% of piece
-    // size: one piece whose bent flap the author marks at its tip, and one blunted corner
-    // (counted twice: the same piece is in test_4x5 and test_5x8). The author's corners are
-    // apexes of enclosing triangles, a median 0.5% of piece size outside the sides' fitted
-    // lines (docs/trace.md); matching that convention costs the white-1000 side match.
-    // Guard the level reached.
-    assert!(good as f64 >= 0.985 * errors.len() as f64);
+    // The issue asks for 99% (220 of 222); we reach 220/222. The miss is one piece (it is in
+    // both test_4x5 and test_5x8) whose blunted corner is 2.05% of piece size from the author's
+    // point. The author's corners are apexes of minimum-area triangles enclosing each corner's
+    // pixels, a median 0.4% of piece size outside ours (docs/trace.md).
+    assert!(good >= 220, "{good}/222 within 2%");
 }
 
 /// How many flat (border) sides each pikachu piece has, by piece number, from the solution grid
