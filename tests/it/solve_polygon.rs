@@ -301,16 +301,25 @@ fn target_of_the_wrong_size_is_an_area_error() {
 /// 7 pieces seed 5, rendered scan: one piece's long side carries a straight-through vertex
 /// (the end of a neighbour's cut, 0.1° off straight) next to a short side; the straightening
 /// split it in two runs whose lines crossed 40 px away, and the polygon came out non-simple.
-/// Every traced piece must straighten into a simple polygon.
+/// 12 pieces seed 1, rendered photo (pale pieces on light paper): a triangle's outline, bent by
+/// the shadow, straightened into a self-crossing pentagon until spurious breaks were removed
+/// while the polygon crossed itself. Every traced piece must straighten into a simple polygon.
 #[test]
 fn rendered_pieces_straighten_into_simple_polygons() {
     use jigsaw::solvers::polygon::geometry::Tol;
+    use jigsaw::solvers::polygon::photo::photo_pieces_on_images;
     use jigsaw::solvers::polygon::records::clean_simple;
-    let (_dir, set) = rendered_set(7, 5, Style::Scan);
-    let photo = photo_pieces(&set).expect("straightens");
+    let load = |p: &str| image::open(p).ok().map(|i| i.to_rgb8());
     let tol = Tol::new(1.0, 1e-6);
-    for (k, poly) in photo.polygons.iter().enumerate() {
-        assert!(clean_simple(poly, &tol).is_ok(), "piece {k}: {poly:?}");
+    for (n, seed, style) in [(7, 5, Style::Scan), (12, 1, Style::Photo)] {
+        let (_dir, set) = rendered_set(n, seed, style);
+        let photo = photo_pieces_on_images(&set, load).expect("straightens");
+        for (k, poly) in photo.polygons.iter().enumerate() {
+            assert!(
+                clean_simple(poly, &tol).is_ok(),
+                "{n}:{seed} piece {k}: {poly:?}"
+            );
+        }
     }
 }
 
