@@ -95,6 +95,29 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
     merge(&pts, &mut breaks, params);
     let outward = if area > 0.0 { 1.0 } else { -1.0 };
     let (mut polygon, mut lines) = shape(&pts, &mut breaks, outward, params.pixel_centres)?;
+    // A fitted side shorter than `short_px` is a corner's tip too, whose run was longer than
+    // that: a blurred photo rounds a corner over several pixels, and the rounding became a run
+    // of its own between two breaks. Its neighbours' lines meet at the corner.
+    while breaks.len() > 3 {
+        let m = breaks.len();
+        let (k, len) = (0..m)
+            .map(|k| (k, dist(polygon[k], polygon[(k + 1) % m])))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .expect("non-empty");
+        if len >= params.short_px {
+            break;
+        }
+        let (a, b) = (breaks[k], breaks[(k + 1) % m]);
+        let mut fewer = breaks.clone();
+        fewer[k] = (a + ((b + n - a) % n) / 2) % n;
+        fewer.remove((k + 1) % m);
+        fewer.sort_unstable();
+        fewer.dedup();
+        let Some(fitted) = shape(&pts, &mut fewer, outward, params.pixel_centres) else {
+            break;
+        };
+        (breaks, (polygon, lines)) = (fewer, fitted);
+    }
     // A polygon that crosses itself is no piece: a spurious break (a bump of the mask, two
     // runs of one side) put a vertex where neighbouring lines cross far off. The break whose
     // removal leaves a simple polygon with the smallest fit residual goes, until it is simple.
