@@ -159,6 +159,30 @@ impl Touches {
     }
 }
 
+/// Whether no two sides of the closed polygon cross or touch (adjacent sides share only
+/// their common vertex).
+pub fn is_simple(poly: &[Pt]) -> bool {
+    let n = poly.len();
+    let orient =
+        |a: Pt, b: Pt, c: Pt| (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+    let crosses = |a0: Pt, a1: Pt, b0: Pt, b1: Pt| {
+        let (d0, d1) = (orient(a0, a1, b0), orient(a0, a1, b1));
+        let (d2, d3) = (orient(b0, b1, a0), orient(b0, b1, a1));
+        d0 * d1 <= 0.0 && d2 * d3 <= 0.0
+    };
+    (0..n).all(|i| {
+        (i + 2..n)
+            .filter(|&k| !(i == 0 && k == n - 1))
+            .all(|k| !crosses(poly[i], poly[(i + 1) % n], poly[k], poly[(k + 1) % n]))
+    }) && (0..n).all(|i| {
+        // Adjacent sides folding back onto each other.
+        let (a, b, c) = (poly[(i + n - 1) % n], poly[i], poly[(i + 1) % n]);
+        let (u, v) = ([b[0] - a[0], b[1] - a[1]], [c[0] - b[0], c[1] - b[1]]);
+        (u[0] * v[1] - u[1] * v[0]).abs() > 1e-9 * dist(a, b) * dist(b, c)
+            || u[0] * v[0] + u[1] * v[1] > 0.0
+    })
+}
+
 /// Classifies the sides `a0`→`a1` and `b0`→`b1`. Endpoint contacts are found by distance
 /// (so that collinear overlaps also split at their ends, which the paper gets from the
 /// neighbouring non-parallel side); a crossing counts as strong only when all four end
@@ -212,6 +236,14 @@ mod tests {
 
     fn tol() -> Tol {
         Tol::new(1.0, 1e-9)
+    }
+
+    #[test]
+    fn a_bow_tie_or_a_fold_is_not_simple() {
+        assert!(is_simple(&[[0., 0.], [4., 0.], [4., 3.], [0., 3.]]));
+        assert!(!is_simple(&[[0., 0.], [4., 3.], [4., 0.], [0., 3.]]));
+        // A side folding back onto the one before it.
+        assert!(!is_simple(&[[0., 0.], [4., 0.], [2., 0.], [2., 3.]]));
     }
 
     #[test]

@@ -29,6 +29,8 @@ mod replay_tests;
 pub mod search;
 pub mod sides;
 mod solution;
+#[cfg(test)]
+mod straightening_survey_tests;
 pub mod symmetry;
 #[cfg(test)]
 mod truth_masks;

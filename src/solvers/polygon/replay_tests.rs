@@ -199,7 +199,8 @@ fn replay_set(
         .map(|&k| oriented(truth.pieces[k].assembled_outline.clone(), true))
         .collect();
     let pieces = pieces.min(order.len());
-    let search = Search::new(&prepared.classes, tol, Nothing);
+    let mut search = Search::new(&prepared.classes, tol, Nothing);
+    search.refine = options.refine;
     let mut avail: Vec<u32> = prepared.classes.iter().map(|c| c.count).collect();
     let mut left: Vec<bool> = vec![true; pieces];
     let mut region: Vec<RegionPolygon> = prepared
@@ -313,7 +314,12 @@ fn explain_piece(
                 "legal, off truth by {:.1}",
                 misfit(placed, &truth_placed[m])
             ),
-            Err(e) => format!("{e:?}"),
+            Err(e) => {
+                if std::env::var("REPLAY_DEBUG").is_ok() {
+                    debug_strong(&pts, j, &an.local, &tol);
+                }
+                format!("{e:?}")
+            }
         };
         println!(
             "    anchor {ai} (mirror {}): angle {:.1}° sides prev {:.1} next {:.1}, angles prev \
@@ -365,6 +371,38 @@ fn replay_truth() {
             Some("scan") => replay_rendered(n, s, Style::Scan),
             Some("photo") => replay_rendered(n, s, Style::Photo),
             _ => replay(n, s),
+        }
+    }
+}
+
+fn debug_strong(region: &[Pt], j: usize, anchored: &[Pt], tol: &super::geometry::Tol) {
+    use super::place::{corner_turn, place_turned, sigma};
+    let turn = corner_turn(region, j, anchored, tol);
+    let (_, placed) = place_turned(region, j, anchored, turn);
+    let placed = super::refine::refine(region, &placed, tol);
+    let mut pseudo = region[..j].to_vec();
+    pseudo.extend_from_slice(&placed);
+    pseudo.extend_from_slice(&region[j..]);
+    let sig = sigma(&pseudo, tol);
+    println!("      turn {:.2}° placed {:.1?}", turn.to_degrees(), placed);
+    println!("      region {:.1?}", region);
+    let n = sig.len();
+    for i in 0..n {
+        for k in i + 2..n {
+            if i == 0 && k == n - 1 {
+                continue;
+            }
+            if super::geometry::meet(sig[i], sig[(i + 1) % n], sig[k], sig[(k + 1) % n], tol)
+                == super::geometry::Meet::Strong
+            {
+                println!(
+                    "      strong: {:.1?}-{:.1?} x {:.1?}-{:.1?}",
+                    sig[i],
+                    sig[(i + 1) % n],
+                    sig[k],
+                    sig[(k + 1) % n]
+                );
+            }
         }
     }
 }

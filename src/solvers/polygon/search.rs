@@ -240,7 +240,7 @@ impl<'a, V: Visitor> Search<'a, V> {
         avail: &[u32],
     ) -> Vec<(usize, usize)> {
         let n = poly.v.len();
-        let e = self.tol.eps;
+        let (e, reach) = (self.tol.eps, self.reach());
         let alpha = angles[j];
         let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
         let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
@@ -257,7 +257,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     continue;
                 }
                 if next_angle < PI {
-                    if overshoots(an.side_prev - next_len, next_angle, e) {
+                    if overshoots(an.side_prev - next_len, next_angle, reach) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_prev.min(next_len));
@@ -266,7 +266,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                     }
                 }
                 if an.angle >= alpha - at && prev_angle < PI {
-                    if overshoots(an.side_next - prev_len, prev_angle, e) {
+                    if overshoots(an.side_next - prev_len, prev_angle, reach) {
                         continue;
                     }
                     let at = self.tol.angle_at(an.side_next.min(prev_len));
@@ -290,7 +290,7 @@ impl<'a, V: Visitor> Search<'a, V> {
         for poly in region {
             let n = poly.v.len();
             for i in 0..n {
-                if poly.v[i].len < shortest - self.tol.eps
+                if poly.v[i].len < shortest - self.reach()
                     && poly.angle(i) < PI - self.tol.angle_eps
                     && poly.angle((i + 1) % n) < PI - self.tol.angle_eps
                 {
@@ -306,6 +306,20 @@ impl<'a, V: Visitor> Search<'a, V> {
             let k = sums.partition_point(|&s| s < poly.area - area_eps);
             k == sums.len() || sums[k] > poly.area + area_eps
         })
+    }
+
+    /// How much longer than a region side a piece side may be and still fit along it: `eps`,
+    /// and when pieces are posed by least squares ([`super::refine`]) another `eps`, by which
+    /// the pose may slide the piece along the side. Why: SIDE CHECK and the short-side dead
+    /// end only prune for ρ, which decides on the posed piece; at `eps` they refused the last
+    /// piece of a noisy puzzle whose short side came out 3.4 px (1.1 eps) longer than its
+    /// hole's, which ρ accepts once the pose has shared the excess between both ends.
+    fn reach(&self) -> f64 {
+        if self.refine {
+            2.0 * self.tol.eps
+        } else {
+            self.tol.eps
+        }
     }
 
     fn area_eps(&self) -> f64 {

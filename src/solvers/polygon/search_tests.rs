@@ -135,3 +135,19 @@ fn a_side_may_run_past_a_flat_corner_but_not_past_a_real_one() {
     // Any corner: a side longer by less than eps is not refused.
     assert!(!overshoots(0.5, PI / 2.0, 1.0));
 }
+
+#[test]
+fn a_posed_piece_may_be_two_eps_longer_than_its_hole() {
+    // eps = 0.01; the hole is a unit square 1.5 eps too low. Without the least-squares pose
+    // the square's side overshoots by more than eps (SIDE CHECK refuses it at every corner,
+    // and the short side is a dead end); with it, by less than the 2 eps the pose can take.
+    let classes = [class(&UNIT, 1)];
+    let hole = region(&[[0., 0.], [1., 0.], [1., 0.985], [0., 0.985]]);
+    let mut s = Search::new(&classes, Tol::new(1.0, 0.01), Count(0));
+    assert!(s.best_vertex(&hole, &[1]).is_none());
+    assert!(s.dead_end(std::slice::from_ref(&hole), &[1]));
+    s.refine = true;
+    let (_, cands) = s.best_vertex(&hole, &[1]).expect("a candidate");
+    assert!(!cands.is_empty());
+    assert!(!s.dead_end(&[hole], &[1]));
+}

@@ -21,7 +21,7 @@
 //!    crossed by the line each contribute the last pixel whose centre is inside, at a distance
 //!    uniform on [0, max(|cos φ|, |sin φ|)).
 
-use super::geometry::{signed_area, Pt};
+use super::geometry::{is_simple, signed_area, Pt};
 
 /// How the outline is cut into sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,32 +94,48 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
     drop_tips(&pts, &mut breaks, params);
     merge(&pts, &mut breaks, params);
     let outward = if area > 0.0 { 1.0 } else { -1.0 };
-    // A vertex must lie ahead of the middle of the side before it and behind the middle of
-    // the side after it. Two runs of one straight side (split at a T-junction of the cut, or
-    // at a bump) have lines a fraction of a degree apart that cross anywhere, often far
-    // behind one of them: such a break is no corner, so it is removed and the side refitted.
-    let (polygon, lines) = loop {
+    let (mut polygon, mut lines) = shape(&pts, &mut breaks, outward, params.pixel_centres)?;
+    // A fitted side shorter than `short_px` is a corner's tip too, whose run was longer than
+    // that: a blurred photo rounds a corner over several pixels, and the rounding became a run
+    // of its own between two breaks. Its neighbours' lines meet at the corner.
+    while breaks.len() > 3 {
         let m = breaks.len();
-        if m < 3 {
-            return None;
+        let (k, len) = (0..m)
+            .map(|k| (k, dist(polygon[k], polygon[(k + 1) % m])))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .expect("non-empty");
+        if len >= params.short_px {
+            break;
         }
-        let lines = side_lines(&pts, &breaks, outward, params.pixel_centres)?;
-        let polygon: Vec<Pt> = (0..m)
-            .map(|k| intersect(&lines[(k + m - 1) % m], &lines[k]).unwrap_or(pts[breaks[k]]))
-            .collect();
-        let misplaced = (0..m).find(|&k| {
-            let (a, b, x) = (&lines[(k + m - 1) % m], &lines[k], polygon[k]);
-            let ahead = (x[0] - a.mid[0]) * a.d[0] + (x[1] - a.mid[1]) * a.d[1];
-            let behind = (b.mid[0] - x[0]) * b.d[0] + (b.mid[1] - x[1]) * b.d[1];
-            ahead <= 0.0 || behind <= 0.0
-        });
-        match misplaced {
-            Some(k) if m > 3 => {
-                breaks.remove(k);
-            }
-            _ => break (polygon, lines),
-        }
-    };
+        let (a, b) = (breaks[k], breaks[(k + 1) % m]);
+        let mut fewer = breaks.clone();
+        fewer[k] = (a + ((b + n - a) % n) / 2) % n;
+        fewer.remove((k + 1) % m);
+        fewer.sort_unstable();
+        fewer.dedup();
+        let Some(fitted) = shape(&pts, &mut fewer, outward, params.pixel_centres) else {
+            break;
+        };
+        (breaks, (polygon, lines)) = (fewer, fitted);
+    }
+    // A polygon that crosses itself is no piece: a spurious break (a bump of the mask, two
+    // runs of one side) put a vertex where neighbouring lines cross far off. The break whose
+    // removal leaves a simple polygon with the smallest fit residual goes, until it is simple.
+    while !is_simple(&polygon) && breaks.len() > 3 {
+        let Some(best) = (0..breaks.len())
+            .filter_map(|k| {
+                let mut fewer = breaks.clone();
+                fewer.remove(k);
+                let (poly, ls) = shape(&pts, &mut fewer, outward, params.pixel_centres)?;
+                let cost = ls.iter().map(|l| l.rms * l.rms * l.n as f64).sum::<f64>();
+                Some((is_simple(&poly), cost, fewer, poly, ls))
+            })
+            .min_by(|x, y| y.0.cmp(&x.0).then(x.1.total_cmp(&y.1)))
+        else {
+            break;
+        };
+        (breaks, polygon, lines) = (best.2, best.3, best.4);
+    }
     let (mut sq, mut samples) = (0.0, 0usize);
     for line in &lines {
         sq += line.rms * line.rms * line.n as f64;
@@ -134,6 +150,41 @@ pub fn fit_sides(chain: &[Pt], params: &SideParams) -> Option<FittedSides> {
         },
         samples,
     })
+}
+
+/// The polygon of the sides between `breaks` and their lines. A vertex must lie ahead of the
+/// middle of the side before it and behind the middle of the side after it: two runs of one
+/// straight side (split at a T-junction of the cut, or at a bump) have lines a fraction of a
+/// degree apart that cross anywhere, often far behind one of them. Such a break is no
+/// corner, so it is removed (from `breaks`) and the side refitted.
+fn shape(
+    pts: &[Pt],
+    breaks: &mut Vec<usize>,
+    outward: f64,
+    centres: bool,
+) -> Option<(Vec<Pt>, Vec<Line>)> {
+    loop {
+        let m = breaks.len();
+        if m < 3 {
+            return None;
+        }
+        let lines = side_lines(pts, breaks, outward, centres)?;
+        let polygon: Vec<Pt> = (0..m)
+            .map(|k| intersect(&lines[(k + m - 1) % m], &lines[k]).unwrap_or(pts[breaks[k]]))
+            .collect();
+        let misplaced = (0..m).find(|&k| {
+            let (a, b, x) = (&lines[(k + m - 1) % m], &lines[k], polygon[k]);
+            let ahead = (x[0] - a.mid[0]) * a.d[0] + (x[1] - a.mid[1]) * a.d[1];
+            let behind = (b.mid[0] - x[0]) * b.d[0] + (b.mid[1] - x[1]) * b.d[1];
+            ahead <= 0.0 || behind <= 0.0
+        });
+        match misplaced {
+            Some(k) if m > 3 => {
+                breaks.remove(k);
+            }
+            _ => return Some((polygon, lines)),
+        }
+    }
 }
 
 /// The fitted line of every run between consecutive breaks, moved outwards by the mean
