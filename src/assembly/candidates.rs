@@ -168,12 +168,8 @@ fn feature_stats(shapes: &Shapes, active: &[usize]) -> FeatureStats {
             }
         }
     }
-    let precision: [f64; FEATURES] = std::array::from_fn(|k| {
-        let r = &mut residuals[k];
-        let mad = 1.4826 * median(r);
-        let q90 = quantile(r, 0.9) / 1.645;
-        mad.max(q90).max(FLOORS[k] / THRESHOLD_SIGMAS)
-    });
+    let precision: [f64; FEATURES] =
+        std::array::from_fn(|k| precision_of(&mut residuals[k], FLOORS[k] / THRESHOLD_SIGMAS));
     FeatureStats {
         names: NAMES,
         precision,
@@ -183,6 +179,15 @@ fn feature_stats(shapes: &Shapes, active: &[usize]) -> FeatureStats {
             (1.0 + variance[k] / s2).ln() / s2
         }),
     }
+}
+
+/// The measurement precision σ behind `residuals` (|f − g| between mates): the larger of
+/// 1.4826 × median and the 90th percentile / 1.645 (integer or heavy-tailed residuals would
+/// give a median of 0), and at least `floor`. Sorts `residuals`.
+pub(super) fn precision_of(residuals: &mut [f64], floor: f64) -> f64 {
+    let mad = 1.4826 * median(residuals);
+    let q90 = quantile(residuals, 0.9) / 1.645;
+    mad.max(q90).max(floor)
 }
 
 fn median(v: &mut [f64]) -> f64 {

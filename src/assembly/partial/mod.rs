@@ -19,6 +19,7 @@
 
 mod portion;
 
+use super::candidates::precision_of;
 use super::compare::{compare_refined, overlaps};
 use super::matings::MatingTable;
 use super::shapes::Shapes;
@@ -205,14 +206,8 @@ impl SubfeatureStats {
                 }
             }
         }
-        let sigma: Subfeatures = std::array::from_fn(|k| {
-            let r = &mut residuals[k];
-            r.sort_by(f64::total_cmp);
-            let at = |q: f64| r.get(((r.len().max(1) - 1) as f64 * q) as usize).copied();
-            let mad = 1.4826 * at(0.5).unwrap_or(0.0);
-            let q90 = at(0.9).unwrap_or(0.0) / 1.645;
-            mad.max(q90).max(FLOORS[k] / THRESHOLD_SIGMAS)
-        });
+        let sigma: Subfeatures =
+            std::array::from_fn(|k| precision_of(&mut residuals[k], FLOORS[k] / THRESHOLD_SIGMAS));
         SubfeatureStats {
             thresholds: std::array::from_fn(|k| (THRESHOLD_SIGMAS * sigma[k]).max(FLOORS[k])),
             weights: std::array::from_fn(|k| 1.0 / (sigma[k] * sigma[k])),
@@ -330,7 +325,7 @@ fn keep_separated(shapes: &Shapes, cuts: Vec<Cut>, gap: f64) -> Vec<Cut> {
             continue;
         }
         let index = cut.index % n;
-        let existing = piece
+        let mut existing = piece
             .chainlets
             .iter()
             .map(|&c| shapes.chainlets[c].start)
@@ -339,7 +334,7 @@ fn keep_separated(shapes: &Shapes, cuts: Vec<Cut>, gap: f64) -> Vec<Cut> {
                     .filter(|k| k.piece == cut.piece)
                     .map(|k| k.index),
             );
-        let near = existing.into_iter().any(|e| {
+        let near = existing.any(|e| {
             let d = (index + n - e % n) % n;
             (d.min(n - d) as f64) < gap
         });
