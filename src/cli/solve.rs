@@ -63,9 +63,9 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     if set.pieces.is_empty() {
         bail!("no pieces to assemble");
     }
-    let report = assemble(&set);
+    let mut report = assemble(&set);
     // Secondary critical points re-cut some chainlets; the dumps must name the same ones.
-    let set = report.piece_set.clone().unwrap_or(set);
+    let set = report.piece_set.take().unwrap_or(set);
     if front.timings {
         let t = &report.timings;
         eprintln!(
