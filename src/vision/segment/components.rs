@@ -92,6 +92,18 @@ pub fn fill_holes(mask: &mut GrayImage) {
 /// A label image: 0 is background, blob `k` is `k`.
 pub type Labels = ImageBuffer<Luma<u32>, Vec<u32>>;
 
+/// The components of `mask` (non-zero = foreground) and the pixel count of each label
+/// (index 0 counts the background), for the clean-ups that keep or drop components by size.
+pub fn labelled_areas(mask: &GrayImage, connectivity: Connectivity) -> (Labels, Vec<u64>) {
+    let labels = connected_components(mask, connectivity, Luma([0u8]));
+    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    let mut areas = vec![0u64; n + 1];
+    for p in labels.pixels() {
+        areas[p.0[0] as usize] += 1;
+    }
+    (labels, areas)
+}
+
 /// The 8-connected blobs of `mask` (non-zero = foreground), with the label image.
 pub fn label_blobs(mask: &GrayImage) -> (Labels, Vec<Blob>) {
     let labels = connected_components(mask, Connectivity::Eight, Luma([0u8]));

@@ -12,7 +12,7 @@
 //! opening removed goes back to the one part it touches (a knob cut off at its own neck, a
 //! sharp corner), and only what touches two parts (the bridge) is dropped.
 
-use super::components::{Blob, Labels};
+use super::components::{labelled_areas, Blob, Labels};
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::euclidean_squared_distance_transform;
 use imageproc::region_labelling::{connected_components, Connectivity};
@@ -101,12 +101,8 @@ fn parts_of_opening(
         let on = mask.get_pixel(x, y)[0] != 0 && to_core.get_pixel(x + 1, y + 1)[0] <= r2;
         Luma([u8::from(on) * 255])
     });
-    let labels = connected_components(&opened, Connectivity::Eight, Luma([0u8]));
-    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
-    let mut areas = vec![0u64; n + 1];
-    for p in labels.pixels() {
-        areas[p.0[0] as usize] += 1;
-    }
+    let (labels, areas) = labelled_areas(&opened, Connectivity::Eight);
+    let n = areas.len() - 1;
     // Part number (1-based) of each large component of the opening.
     let mut part_of = vec![0usize; n + 1];
     let mut parts = 0;

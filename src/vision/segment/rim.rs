@@ -17,10 +17,10 @@
 //! across a rim count as interior (print cut off its piece by a seam the shade test refuses),
 //! and strong ridges start the growth on their own, for a piece with no low-pass pixel at all.
 
-use super::components::fill_holes;
+use super::components::{fill_holes, labelled_areas};
 use super::threshold;
 use image::{GrayImage, Luma};
-use imageproc::region_labelling::{connected_components, Connectivity};
+use imageproc::region_labelling::Connectivity;
 use rayon::prelude::*;
 
 /// What the rim closure reads.
@@ -82,12 +82,7 @@ pub fn close_rims(
         Luma([u8::from(inside) * 255])
     });
     // 4-connected, as background is in `fill_holes`.
-    let labels = connected_components(&new_interior, Connectivity::Four, Luma([0u8]));
-    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
-    let mut areas = vec![0u64; n + 1];
-    for p in labels.pixels() {
-        areas[p.0[0] as usize] += 1;
-    }
+    let (labels, areas) = labelled_areas(&new_interior, Connectivity::Four);
     let keep: Vec<bool> = areas
         .iter()
         .enumerate()
