@@ -118,15 +118,20 @@ fn fourteen_pieces_scan_solve_into_their_outline() {
     check(14, &[2, 3, 6, 10], Style::Scan);
 }
 
+/// How many seeds a survey runs: `SURVEY_SEEDS`, else `default`.
+fn survey_seeds(default: u64) -> u64 {
+    std::env::var("SURVEY_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The success rate over seeds 1..=10 for 7, 10, 12 and 14 pieces, printed as a table
 /// (`scripts/bench-polygon-photo`). Not a pass/fail test: the fixed seeds above are.
 #[test]
 #[ignore = "survey: run with --ignored --nocapture"]
 fn survey_success_rate() {
-    let seeds: u64 = std::env::var("SURVEY_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
+    let seeds = survey_seeds(10);
     println!("pieces  solved  failures");
     for n in [7, 10, 12, 14] {
         let mut failures = Vec::new();
@@ -250,10 +255,7 @@ fn rendered_photos_solve_end_to_end() {
 #[test]
 #[ignore = "survey: run with --ignored --nocapture"]
 fn survey_rendered() {
-    let seeds: u64 = std::env::var("SURVEY_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5);
+    let seeds = survey_seeds(5);
     let style = match std::env::var("SURVEY_STYLE").as_deref() {
         Ok("photo") => Style::Photo,
         _ => Style::Scan,
