@@ -136,7 +136,10 @@ impl ClosureTest<'_> {
         }
         let limit =
             (2.0 * self.table.delta_threshold).min(CLOSURE_FACTOR * self.table.delta_typical);
-        let measured: Vec<(usize, usize, f64)> = pairs
+        // Δ weighed by colour, as in the mating table whose typical Δ the limit is in units
+        // of. Gating on shape alone was measured too (classic 100 photos, seeds 1–12: mean
+        // 97.1 % against 98.5 %; irregular 20, seeds 1–6: 61.7 % against 56.0 %).
+        let measured: Closed = pairs
             .iter()
             .map(|&(a, b, _)| {
                 let q = g.placed[self.shapes.chainlets[a].piece]
@@ -144,7 +147,9 @@ impl ClosureTest<'_> {
                     .expect("member")
                     .pose;
                 let (ca, cb) = (&self.shapes.chainlets[a], &self.shapes.chainlets[b]);
-                (a, b, delta_at(ca, cb, &(q.inverse() * pose), CLOSURE_SLIDE))
+                let at = q.inverse() * pose;
+                let colour = self.table.colours.factor_at((a, ca), (b, cb), &at);
+                (a, b, delta_at(ca, cb, &at, CLOSURE_SLIDE) * colour)
             })
             .collect();
         let (good, open): (Closed, Closed) = measured.into_iter().partition(|m| m.2 <= limit);

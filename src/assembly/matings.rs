@@ -4,12 +4,13 @@
 
 use super::candidates::{Candidate, FeatureStats};
 use super::compare::{compare_coarse, compare_refined, overlaps, per_point};
+use super::edge_colour::SeamColours;
 use super::geometry::Pose;
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
-/// How many feature-similar candidates are compared coarsely, and how many of those refined.
-const COARSE_LIMIT: usize = 40;
+/// How many of the coarse matches (every feature-similar candidate, compared by one rigid
+/// fit) are refined by closest-point iterations, best colour-weighted Δ first.
 const REFINE_LIMIT: usize = 6;
 /// Δ threshold T as a multiple of the typical best-mate Δ: a mate may be this many times
 /// worse (in squared distance) than the puzzle's median best mate before it is rejected.
@@ -41,6 +42,8 @@ pub struct MatingTable {
     /// The median Δ of each chainlet's best mating: the unit in which matings are ranked.
     pub delta_typical: f64,
     pub stats: FeatureStats,
+    /// Colour across seams, which weighs every Δ measured for the table and the closures.
+    pub colours: SeamColours,
     /// How many contour comparisons were made (coarse + refined).
     pub comparisons: usize,
 }
@@ -51,13 +54,29 @@ pub fn mating_table(
     shapes: &Shapes,
     candidates: &[Vec<Candidate>],
     stats: FeatureStats,
+    mut colours: SeamColours,
 ) -> MatingTable {
-    let results: Vec<(Vec<Mating>, usize)> = (0..shapes.chainlets.len())
+    let coarse: Vec<Vec<(usize, f64)>> = (0..shapes.chainlets.len())
         .into_par_iter()
-        .map(|a| matings_of(shapes, candidates, a))
+        .map(|a| coarse_of(shapes, candidates, a))
         .collect();
-    let comparisons = results.iter().map(|r| r.1).sum();
-    let mut per_chainlet: Vec<Vec<Mating>> = results.into_iter().map(|r| r.0).collect();
+    // Where the pictures are known, Δ is weighed by how well the colours continue across the
+    // seam (see `edge_colour`), before anything ranks matings by it; the unit is the colour
+    // difference of each chainlet's best coarse match.
+    colours.calibrate(
+        coarse
+            .iter()
+            .enumerate()
+            .filter_map(|(a, l)| l.first().map(|m| (a, m.0))),
+    );
+    let mut per_chainlet: Vec<Vec<Mating>> = (0..shapes.chainlets.len())
+        .into_par_iter()
+        .map(|a| refined_of(shapes, a, &coarse[a], &colours))
+        .collect();
+    let comparisons = coarse
+        .iter()
+        .map(|c| c.len() + c.len().min(REFINE_LIMIT))
+        .sum();
     let mut best: Vec<f64> = per_chainlet
         .iter()
         .filter_map(|m| m.first().map(|m| per_point(m.delta)))
@@ -81,18 +100,16 @@ pub fn mating_table(
         delta_threshold,
         delta_typical: typical.max(0.05) * super::shapes::SAMPLES as f64,
         stats,
+        colours,
         comparisons,
     }
 }
 
-/// The acceptable matings of chainlet `a` (before the Δ threshold), best first, and how many
-/// comparisons they took.
-fn matings_of(shapes: &Shapes, candidates: &[Vec<Candidate>], a: usize) -> (Vec<Mating>, usize) {
-    let tol = OVERLAP_FRACTION * shapes.median_size;
+/// Chainlet `a`'s feature candidates compared coarsely, best shape Δ first.
+fn coarse_of(shapes: &Shapes, candidates: &[Vec<Candidate>], a: usize) -> Vec<(usize, f64)> {
     let ca = &shapes.chainlets[a];
     let mut coarse: Vec<(usize, f64)> = candidates[a]
         .iter()
-        .take(COARSE_LIMIT)
         .map(|c| {
             (
                 c.chainlet,
@@ -101,22 +118,40 @@ fn matings_of(shapes: &Shapes, candidates: &[Vec<Candidate>], a: usize) -> (Vec<
         })
         .collect();
     coarse.sort_by(|x, y| x.1.total_cmp(&y.1));
-    coarse.truncate(REFINE_LIMIT);
-    let mut out: Vec<Mating> = coarse
+    coarse
+}
+
+/// The acceptable matings of chainlet `a` (before the Δ threshold), best first: the coarse
+/// matches with the best colour-weighted Δ refined and checked for overlap.
+fn refined_of(
+    shapes: &Shapes,
+    a: usize,
+    coarse: &[(usize, f64)],
+    colours: &SeamColours,
+) -> Vec<Mating> {
+    let tol = OVERLAP_FRACTION * shapes.median_size;
+    let ca = &shapes.chainlets[a];
+    let mut weighed: Vec<(usize, f64)> = coarse
+        .iter()
+        .map(|&(b, d)| (b, d * colours.factor(a, b)))
+        .collect();
+    weighed.sort_by(|x, y| x.1.total_cmp(&y.1));
+    weighed.truncate(REFINE_LIMIT);
+    let mut out: Vec<Mating> = weighed
         .iter()
         .filter_map(|&(b, _)| {
             let cb = &shapes.chainlets[b];
             let cmp = compare_refined(ca, cb);
             let (pa, pb) = (&shapes.pieces[ca.piece], &shapes.pieces[cb.piece]);
-            (!overlaps(pa, pb, &cmp.pose, tol)).then_some(Mating {
+            (!overlaps(pa, pb, &cmp.pose, tol)).then(|| Mating {
                 b,
-                delta: cmp.delta,
+                delta: cmp.delta * colours.factor_at((a, ca), (b, cb), &cmp.pose),
                 pose: cmp.pose,
             })
         })
         .collect();
     out.sort_by(|x, y| x.delta.total_cmp(&y.delta));
-    (out, candidates[a].len() + coarse.len())
+    out
 }
 
 /// The median best-mating Δ per sample point over the chainlets `sample`: how well the
@@ -129,10 +164,14 @@ pub fn typical_best_delta(
     let mut best: Vec<f64> = sample
         .par_iter()
         .filter_map(|&a| {
-            matings_of(shapes, candidates, a)
-                .0
-                .first()
-                .map(|m| per_point(m.delta))
+            refined_of(
+                shapes,
+                a,
+                &coarse_of(shapes, candidates, a),
+                &SeamColours::default(),
+            )
+            .first()
+            .map(|m| per_point(m.delta))
         })
         .collect();
     best.sort_by(f64::total_cmp);

@@ -69,8 +69,8 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     if front.timings {
         let t = &report.timings;
         eprintln!(
-            "candidates       {:>8.3}\ncomparison       {:>8.3}\nassembly         {:>8.3}\noutline inset px {:>8.2}",
-            t.candidates_s, t.comparison_s, t.assembly_s, report.outline_inset
+            "candidates       {:>8.3}\ncomparison       {:>8.3}\nassembly         {:>8.3}\noutline inset px {:>8.2}\ncandidates/chainlet {:>5.1}",
+            t.candidates_s, t.comparison_s, t.assembly_s, report.outline_inset, report.mean_candidates
         );
     }
     if let Some(dir) = &front.output {

@@ -23,7 +23,7 @@ pub use load::{flatten_alpha, load_image, LoadError, LoadLimits, MIN_SIDE};
 pub use pipeline::{trace_images, ImageError, PipelineOptions, StageTimes, TraceRun};
 pub use region::{PieceRegion, Segmentation};
 pub use segment::{
-    background_distance, segment, segment_with_diagnostics, SegmentDiagnostics, SegmentOptions,
-    MIN_AUTO_THRESHOLD,
+    background_distance, segment, segment_with_diagnostics, LabConverter, SegmentDiagnostics,
+    SegmentOptions, MIN_AUTO_THRESHOLD,
 };
 pub use trace::{opencv_order_border, trace_mask, trace_region, TraceError};

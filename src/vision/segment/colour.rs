@@ -64,6 +64,12 @@ pub struct LabConverter {
     cube_root: CubeRoot,
 }
 
+impl Default for LabConverter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl LabConverter {
     pub fn new() -> LabConverter {
         LabConverter {
