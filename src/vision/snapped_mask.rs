@@ -32,7 +32,7 @@ const REACH: Reach = Reach {
 /// typically: a bulge. Where the mask follows the edge already (flatbed scans: sharp, no
 /// shadow) the snap only adds the edge locator's noise (seed 1 scan, 120 px: outline spread
 /// 0.8 → 1.5 px, 98 → 39 % of neighbours when every piece was snapped).
-const MIN_BULGE: f64 = 1.5;
+const MIN_BULGE: f64 = 2.0;
 /// Outline points the bulge is averaged over.
 const BULGE_SPAN: usize = 5;
 
