@@ -92,7 +92,11 @@ pub fn snap_region(region: &PieceRegion, img: &RgbImage) -> Option<PieceRegion> 
 /// Whether the mask bulges out of the colour edge somewhere: [`MIN_BULGE`] beyond the
 /// `typical` offset, averaged over [`BULGE_SPAN`] consecutive points that found an edge.
 fn bulges(offsets: &[Option<EdgeOffset>], typical: f64) -> bool {
-    let excess: Vec<f64> = offsets.iter().flatten().map(|o| typical - o.offset).collect();
+    let excess: Vec<f64> = offsets
+        .iter()
+        .flatten()
+        .map(|o| typical - o.offset)
+        .collect();
     let n = excess.len();
     (0..n).any(|i| {
         let sum: f64 = (0..BULGE_SPAN).map(|k| excess[(i + k) % n]).sum();
