@@ -187,13 +187,12 @@ mod tests {
         assert!(fill_polygon(&outside, 10, 10).is_none());
     }
 
-    #[test]
-    fn a_fat_mask_shrinks_onto_the_piece_it_surrounds() {
-        // A yellow 30 px square at [20, 50)² on blue, blurred by [1 2 1]/4; its mask 2 px fat.
+    /// A yellow 30 px square at [20, 50)² on blue, blurred by [1 2 1]/4 as a phone lens.
+    fn yellow_square() -> RgbImage {
         let (face, blue) = ([200.0, 220.0, 60.0], [44.0, 70.0, 128.0]);
         let inside = |v: u32| (20..50).contains(&v);
         let sharp = |x: u32, y: u32| if inside(x) && inside(y) { face } else { blue };
-        let img = RgbImage::from_fn(70, 70, |x, y| {
+        RgbImage::from_fn(70, 70, |x, y| {
             let mut c = [0.0; 3];
             for (dx, wx) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
                 for (dy, wy) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
@@ -202,19 +201,45 @@ mod tests {
                 }
             }
             image::Rgb(c.map(|v: f64| v.round() as u8))
+        })
+    }
+
+    /// The square's mask 1 px fat all round ([19, 51)²), plus a bump `depth` px deep along
+    /// x in [28, 42) below its bottom side.
+    fn fat_mask(depth: u32) -> PieceRegion {
+        let (w, h) = (32, 32 + depth);
+        let mask = GrayImage::from_fn(w, h, |x, y| {
+            let on = y < 32 || (9..23).contains(&x);
+            image::Luma([if on { 255 } else { 0 }])
         });
-        let fat = PieceRegion {
-            bbox: [18, 18, 34, 34],
-            mask: GrayImage::from_pixel(34, 34, image::Luma([255])),
-            area: 34 * 34,
-        };
-        let snapped = snap_region(&fat, &img).expect("snaps");
-        // The corners round off by a pixel or two; the sides land on the cut.
+        let area = mask.pixels().filter(|p| p.0[0] == 255).count() as u64;
+        PieceRegion {
+            bbox: [19, 19, w, h],
+            mask,
+            area,
+        }
+    }
+
+    #[test]
+    fn a_bulge_is_cut_back_to_the_outline_around_it() {
+        // A shadow taken into the mask below the bottom side, 4 px deep: snapped, the mask
+        // keeps its typical offset from the cut (1 px fat) and loses the bulge.
+        let snapped = snap_piece(&fat_mask(4), &yellow_square()).expect("snaps");
+        let bottom = snapped.bbox[1] + snapped.bbox[3];
+        assert!((50..=52).contains(&bottom), "bottom edge at y = {bottom}");
+        // 32 × 32, give or take a pixel of rounding at the corners and the bump's ends.
         assert!(
-            (880..=900).contains(&snapped.area),
-            "area {} (cut 900)",
-            snapped.area
+            (990..=1050).contains(&snapped.area),
+            "area {} (32 × 32 = 1024; with the bulge {})",
+            snapped.area,
+            fat_mask(4).area
         );
-        assert_eq!(snapped.bbox, [20, 20, 30, 30]);
+    }
+
+    #[test]
+    fn an_evenly_fat_mask_is_left_alone() {
+        // Offset by a pixel everywhere: no bulge, nothing to correct (a uniform offset is the
+        // threshold's, common to every piece of the image).
+        assert!(snap_region(&fat_mask(0), &yellow_square()).is_none());
     }
 }
