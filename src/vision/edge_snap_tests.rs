@@ -144,3 +144,34 @@ fn an_outline_off_the_image_is_left_alone() {
     let outside: Vec<Pt> = (0..40).map(|k| [100.0 + k as f64, 100.0]).collect();
     assert_eq!(snap_outline(&outside, &img), None);
 }
+
+#[test]
+fn a_short_outward_reach_keeps_a_steep_shadow_ramp_out() {
+    // Yellow face, a 1 px dark cardboard rim, then the deepest part of the drop shadow on
+    // light paper rising to the paper over 4 px (the rim makes the ramp's foot sharp): seen
+    // from a mask point 2 px outside the cut, the ramp lies 2–6 px further out.
+    let (face, rim, paper) = (
+        [192.0, 204.0, 94.0],
+        [160.0, 156.0, 150.0],
+        [236.0, 236.0, 230.0],
+    );
+    let img = blurred(60, 20, |x, _| {
+        let rise = ((x - 31.0) / 4.0).clamp(0.0, 1.0);
+        let shade = paper.map(|p| p * (0.68 + 0.32 * rise));
+        split(x, 30.0, split(x, 29.0, face, rim), shade)
+    });
+    let short = Reach {
+        inward: 8.0,
+        outward: 2.0,
+    };
+    let t = edge_offset([31.5, 10.5], [1.0, 0.0], &img, short).expect("an edge");
+    // 29.25: the rim bias (the module documentation), 0.75 px inside the cut.
+    assert!(
+        (31.5 + t - 30.0).abs() < 1.2,
+        "edge at {} (cut at 30)",
+        31.5 + t
+    );
+    // The polygon path's 6 px outwards takes the ramp's foot for the cut.
+    let far = edge_offset([31.5, 10.5], [1.0, 0.0], &img, SYMMETRIC_REACH).expect("an edge");
+    assert!(31.5 + far > 32.0, "edge at {} with 6 px out", 31.5 + far);
+}
