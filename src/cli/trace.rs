@@ -54,6 +54,10 @@ pub struct Args {
     /// Segmentation: blobs over this multiple of the median piece area are merged pieces.
     #[arg(long, value_name = "F")]
     pub merged_factor: Option<f64>,
+    /// Keep segmentation's outlines as they are instead of snapping bulging ones (a drop
+    /// shadow taken in) onto the photograph's colour edges.
+    #[arg(long)]
+    pub no_snap: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +111,7 @@ impl Args {
             },
             segment,
             describe,
+            snap_edges: !self.no_snap,
         }
     }
 }

@@ -5,12 +5,14 @@
 
 mod describe;
 mod dump;
+pub mod edge_snap;
 mod grid_chain;
 mod inputs;
 mod load;
 mod pipeline;
 mod region;
 mod segment;
+mod snapped_mask;
 mod trace;
 
 pub use describe::{chainlets_between, describe_piece, DescribeOptions};
@@ -26,4 +28,5 @@ pub use segment::{
     background_distance, segment, segment_with_diagnostics, LabConverter, SegmentDiagnostics,
     SegmentOptions, MIN_AUTO_THRESHOLD,
 };
+pub use snapped_mask::{snap_piece, snap_region};
 pub use trace::{opencv_order_border, trace_mask, trace_region, TraceError};

@@ -4,7 +4,8 @@
 
 use super::describe::{describe_piece, DescribeOptions};
 use super::load::{load_image, LoadError, LoadLimits};
-use super::segment::{segment, SegmentOptions};
+use super::segment::{is_black_and_white, segment, SegmentOptions};
+use super::snapped_mask::snap_piece;
 use super::trace::TraceError;
 use crate::piece_set::{ImageReport, Piece, PieceSet};
 use rayon::prelude::*;
@@ -13,11 +14,25 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Everything the pipeline can be told.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PipelineOptions {
     pub limits: LoadLimits,
     pub segment: SegmentOptions,
     pub describe: DescribeOptions,
+    /// Snap bulging piece masks onto the photograph's colour edges ([`snap_piece`]); never
+    /// done on a black-and-white image (a mask made elsewhere). Default on.
+    pub snap_edges: bool,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            limits: LoadLimits::default(),
+            segment: SegmentOptions::default(),
+            describe: DescribeOptions::default(),
+            snap_edges: true,
+        }
+    }
 }
 
 /// Why one image yielded no pieces. Every message names the file.
@@ -124,7 +139,14 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
     let t0 = Instant::now();
     let image = load_image(path, &opts.limits)?;
     let t1 = Instant::now();
-    let seg = segment(&image, &opts.segment);
+    let mut seg = segment(&image, &opts.segment);
+    if opts.snap_edges && !is_black_and_white(&image) {
+        seg.pieces.par_iter_mut().for_each(|region| {
+            if let Some(snapped) = snap_piece(region, &image) {
+                *region = snapped;
+            }
+        });
+    }
     let t2 = Instant::now();
     if seg.pieces.is_empty() {
         return Err(ImageError::NoPieces {

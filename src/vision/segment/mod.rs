@@ -143,10 +143,7 @@ pub fn segment(img: &RgbImage, opts: &SegmentOptions) -> Segmentation {
 /// every pixel pure black or pure white. Returns the mask with the border's majority value as
 /// background, and whether that background is white; `None` for any other image.
 fn binary_mask(img: &RgbImage) -> Option<(GrayImage, bool)> {
-    if img.pixels().any(|p| {
-        let [r, g, b] = p.0;
-        !(r == g && g == b && (r == 0 || r == 255))
-    }) {
+    if !is_black_and_white(img) {
         return None;
     }
     let (w, h) = img.dimensions();
@@ -164,6 +161,14 @@ fn binary_mask(img: &RgbImage) -> Option<(GrayImage, bool)> {
         image::Luma([if img.get_pixel(x, y)[0] == on { 255 } else { 0 }])
     });
     Some((mask, background_white))
+}
+
+/// Whether every pixel of `img` is pure black or pure white: a mask, not a photograph.
+pub fn is_black_and_white(img: &RgbImage) -> bool {
+    img.pixels().all(|p| {
+        let [r, g, b] = p.0;
+        r == g && g == b && (r == 0 || r == 255)
+    })
 }
 
 /// [`segment`], also returning what it measured.

@@ -13,10 +13,22 @@ pub fn synth_and_trace(
     style: &str,
     trace_args: &[&str],
 ) -> (Truth, serde_json::Value) {
+    synth_with_and_trace(kind, pieces, seed, style, &[], trace_args)
+}
+
+/// [`synth_and_trace`] with `synth_args` added to `jigsaw synth` (e.g. `--px-per-piece`).
+pub fn synth_with_and_trace(
+    kind: &str,
+    pieces: usize,
+    seed: u64,
+    style: &str,
+    synth_args: &[&str],
+    trace_args: &[&str],
+) -> (Truth, serde_json::Value) {
     let dir = scratch();
     let out = dir.path().join("set");
     let (n, s) = (pieces.to_string(), seed.to_string());
-    let o = run(&[
+    let mut args = vec![
         "--quiet",
         "synth",
         "--kind",
@@ -29,7 +41,9 @@ pub fn synth_and_trace(
         style,
         "-o",
         out.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(synth_args);
+    let o = run(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let truth =
         Truth::from_json(&std::fs::read_to_string(out.join("truth.json")).unwrap()).unwrap();

@@ -1,0 +1,261 @@
+//! Outlines snapped to the colour edges of the photograph, to a fraction of a pixel.
+//!
+//! Why: a mask's boundary lies where the colour difference from the background crosses a
+//! threshold, and on a blurred edge that crossing moves with the contrast: a pale patch of the
+//! piece's face meets the threshold a pixel closer to its cut than a saturated one. A phone
+//! photo blurs the edge (lens, and JPEG's half-resolution chroma spreads the colour 1–2 px
+//! further), so the mask's outline wanders by a pixel along a side as the face's print changes,
+//! and a drop shadow, whose chroma the JPEG has tinted with the piece's, adds more on one side.
+//! The steepest point of the colour profile across the edge does not depend on the contrast:
+//! for any symmetric blur it is the cut itself. So every outline point is moved along the
+//! outline's normal to the centre of the colour gradient's peak found there.
+//!
+//! Two users: the vision stage cuts bulges out of piece masks with the per-point offsets
+//! ([`snap_offsets`], relative to the piece's typical offset, see [`super::snapped_mask`]), and
+//! the polygon path fits straight sides to the snapped points ([`snap_outline`], the function
+//! `solvers::polygon::edge_snap` holds a copy of, with its tests).
+//!
+//! A known bias (measured on classic photo seed 1 at 120 px, light paper): the 1 px cardboard
+//! rim is darker than white paper, the paper → rim and rim → face steps merge under the blur,
+//! and the merged peak lies 0.5–1.2 px inside the cut depending on the face's colour (on dark
+//! backgrounds the rim step dominates and the peak is at the cut). Relative offsets cancel the
+//! common part of it.
+
+use image::RgbImage;
+
+/// A point or vector in image pixels; pixel centres are at +0.5.
+pub type Pt = [f64; 2];
+
+/// How far either side of an outline point the edge is looked for, pixels: a photo's mask
+/// lies up to 5 px outside the cut where a drop shadow's tinted chroma joined it.
+const REACH: f64 = 6.0;
+
+/// How far inwards and outwards of an outline point the edge is looked for, pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reach {
+    pub inward: f64,
+    pub outward: f64,
+}
+
+/// [`REACH`] both ways: the polygon path's search.
+pub const SYMMETRIC_REACH: Reach = Reach {
+    inward: REACH,
+    outward: REACH,
+};
+/// Profile step along the normal, pixels.
+const STEP: f64 = 0.25;
+/// A gradient peak counts as an edge when its prominence reaches this fraction of the most
+/// prominent peak's: far above noise, JPEG ringing and the slow edge of a shadow, low enough
+/// for the step from a die-cut rim to the background beside the step from the face to the rim.
+const PEAK_FRACTION: f64 = 0.5;
+/// Prominence is measured against the profile within this distance of a peak, pixels.
+const PROMINENCE_SPAN: f64 = 2.0;
+/// The outline's direction at a point is taken between the points this many steps before and
+/// after it.
+const TANGENT_SPAN: usize = 3;
+/// A snapped point further than this from the median offset of its neighbours is dropped
+/// (another piece's edge or strong print within reach), pixels.
+const OUTLIER: f64 = 0.75;
+/// Neighbours on either side whose offsets give that median.
+const NEIGHBOURS: usize = 5;
+/// At least this fraction of the points must find an edge, or the outline is left as it is.
+const MIN_FOUND: f64 = 0.8;
+
+/// The closed outline `points` (boundary pixel centres, either orientation) with every point
+/// moved along the outline's normal onto the colour edge of `img` within [`REACH`];
+/// points whose edge disagrees with their neighbours' are left out. `None` when fewer than
+/// [`MIN_FOUND`] of the points found an edge (the outline runs off the image, or there is no
+/// edge to find): the caller keeps the outline.
+pub fn snap_outline(points: &[Pt], img: &RgbImage) -> Option<Vec<Pt>> {
+    let out: Vec<Pt> = snap_offsets(points, img, SYMMETRIC_REACH)?
+        .into_iter()
+        .zip(points)
+        .filter_map(|(o, &p)| o.map(|o| add(p, scale(o.normal, o.offset))))
+        .collect();
+    (out.len() >= 6).then_some(out)
+}
+
+/// Where the colour edge lies from one outline point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EdgeOffset {
+    /// Distance along `normal` to the edge, pixels (positive outwards).
+    pub offset: f64,
+    /// The outline's outward unit normal at the point.
+    pub normal: Pt,
+}
+
+/// The edge offset of every point of the closed outline `points` (as [`snap_outline`]),
+/// `None` for a point that found no edge or whose edge disagrees with its neighbours' by more
+/// than [`OUTLIER`]; `None` overall when fewer than [`MIN_FOUND`] of the points found one.
+pub fn snap_offsets(
+    points: &[Pt],
+    img: &RgbImage,
+    reach: Reach,
+) -> Option<Vec<Option<EdgeOffset>>> {
+    let n = points.len();
+    if n < 2 * TANGENT_SPAN + 3 {
+        return None;
+    }
+    let side = if signed_area(points) > 0.0 { 1.0 } else { -1.0 };
+    let offsets: Vec<Option<EdgeOffset>> = (0..n)
+        .map(|i| {
+            let d = unit(sub(
+                points[(i + TANGENT_SPAN) % n],
+                points[(i + n - TANGENT_SPAN) % n],
+            ));
+            // Positive signed area: the interior is on the left, outwards on the right.
+            let normal = [d[1] * side, -d[0] * side];
+            edge_offset(points[i], normal, img, reach).map(|offset| EdgeOffset { offset, normal })
+        })
+        .collect();
+    let found = offsets.iter().filter(|o| o.is_some()).count();
+    if (found as f64) < MIN_FOUND * n as f64 {
+        return None;
+    }
+    let mut near = Vec::with_capacity(2 * NEIGHBOURS);
+    let kept = (0..n)
+        .map(|i| {
+            let here = offsets[i]?;
+            near.clear();
+            near.extend(
+                (1..=NEIGHBOURS)
+                    .flat_map(|k| [(i + k) % n, (i + n - k) % n])
+                    .filter_map(|j| offsets[j].map(|o| o.offset)),
+            );
+            near.sort_by(f64::total_cmp);
+            match near.get(near.len() / 2) {
+                Some(&median) if (here.offset - median).abs() > OUTLIER => None,
+                _ => Some(here),
+            }
+        })
+        .collect();
+    Some(kept)
+}
+
+/// The edge's offset along `normal` from `at`, pixels, searched within [`REACH`]: the
+/// outermost peak of the colour gradient's magnitude whose [`prominence`] reaches
+/// [`PEAK_FRACTION`] of the most prominent's, located by the centroid of its half-height part. `None` if the profile leaves the
+/// image or is flat.
+///
+/// Why the outermost peak and not the highest: a die-cut piece shows its cardboard core as a
+/// light line along the cut, so a face close to the background in colour gives two steps of
+/// similar height a pixel or two apart (face to rim, rim to background), and the highest
+/// changed from one to the other along a side. The cut is the outer one.
+fn edge_offset(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<f64> {
+    let (inward, outward) = (
+        (reach.inward / STEP).round() as i64,
+        (reach.outward / STEP).round() as i64,
+    );
+    let colour = |t: f64| bilinear(img, add(at, scale(normal, t)));
+    let mut grad = Vec::with_capacity((inward + outward) as usize + 1);
+    for k in -inward..=outward {
+        let t = k as f64 * STEP;
+        let (lo, hi) = (colour(t - STEP)?, colour(t + STEP)?);
+        let g = ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt();
+        grad.push((t, g));
+    }
+    let g = |k: usize| grad[k].1;
+    let last = grad.len() - 1;
+    let peaks: Vec<(usize, f64)> = (0..=last)
+        .filter(|&k| (k == 0 || g(k) >= g(k - 1)) && (k == last || g(k) > g(k + 1)))
+        .map(|k| (k, prominence(&grad, k)))
+        .collect();
+    let most = peaks.iter().map(|p| p.1).fold(0.0, f64::max);
+    if most <= 0.0 {
+        return None;
+    }
+    let peak = peaks.iter().rev().find(|p| p.1 >= PEAK_FRACTION * most)?.0;
+    // The peak's half-height part, stopping where the profile rises again.
+    let half = 0.5 * g(peak);
+    let (mut lo, mut hi) = (peak, peak);
+    while lo > 0 && g(lo - 1) >= half && g(lo - 1) <= g(lo) {
+        lo -= 1;
+    }
+    while hi < last && g(hi + 1) >= half && g(hi + 1) <= g(hi) {
+        hi += 1;
+    }
+    let part = &grad[lo..=hi];
+    let weight: f64 = part.iter().map(|p| p.1).sum();
+    Some(part.iter().map(|p| p.0 * p.1).sum::<f64>() / weight)
+}
+
+/// How far peak `k` of the gradient profile stands above the lower of the lowest points
+/// within [`PROMINENCE_SPAN`] on either side (before the profile rises above the peak): a
+/// cut is a sharp step, a shadow's edge or a vignette a slow ramp whose gradient, however
+/// high, barely changes over a couple of pixels.
+fn prominence(grad: &[(f64, f64)], k: usize) -> f64 {
+    let span = (PROMINENCE_SPAN / STEP).round() as usize;
+    let top = grad[k].1;
+    let low = |range: &mut dyn Iterator<Item = usize>| {
+        let mut low = top;
+        for j in range {
+            if grad[j].1 > top {
+                break;
+            }
+            low = low.min(grad[j].1);
+        }
+        low
+    };
+    let left = low(&mut (k.saturating_sub(span)..k).rev());
+    let right = low(&mut (k + 1..(k + span + 1).min(grad.len())));
+    top - left.max(right)
+}
+
+/// The image's colour at a point (pixel centres at +0.5), interpolated bilinearly; `None`
+/// outside the image.
+fn bilinear(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
+    let (x, y) = (p[0] - 0.5, p[1] - 0.5);
+    let (w, h) = (img.width() as f64, img.height() as f64);
+    if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {
+        return None;
+    }
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (x - x0, y - y0);
+    let (x0, y0) = (x0 as u32, y0 as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(img.width() - 1),
+        (y0 + 1).min(img.height() - 1),
+    );
+    let px = |x: u32, y: u32| img.get_pixel(x, y).0;
+    let (p00, p10, p01, p11) = (px(x0, y0), px(x1, y0), px(x0, y1), px(x1, y1));
+    let mut out = [0.0; 3];
+    for (c, o) in out.iter_mut().enumerate() {
+        let top = p00[c] as f64 * (1.0 - fx) + p10[c] as f64 * fx;
+        let bottom = p01[c] as f64 * (1.0 - fx) + p11[c] as f64 * fx;
+        *o = top * (1.0 - fy) + bottom * fy;
+    }
+    Some(out)
+}
+
+fn add(a: Pt, b: Pt) -> Pt {
+    [a[0] + b[0], a[1] + b[1]]
+}
+
+fn sub(a: Pt, b: Pt) -> Pt {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn scale(a: Pt, s: f64) -> Pt {
+    [a[0] * s, a[1] * s]
+}
+
+/// Shoelace area, positive counter-clockwise in y-up axes (clockwise on screen).
+fn signed_area(poly: &[Pt]) -> f64 {
+    let n = poly.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % n]);
+            a[0] * b[1] - a[1] * b[0]
+        })
+        .sum::<f64>()
+        / 2.0
+}
+
+fn unit(v: Pt) -> Pt {
+    let l = v[0].hypot(v[1]).max(f64::MIN_POSITIVE);
+    [v[0] / l, v[1] / l]
+}
+
+#[cfg(test)]
+#[path = "edge_snap_tests.rs"]
+mod tests;
