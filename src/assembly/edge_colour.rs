@@ -25,6 +25,8 @@ pub type Profile = Option<Vec<[f32; 3]>>;
 /// that the picture has not changed much from the other side of the seam.
 const DEPTH_FRACTION: f64 = 0.04;
 const MIN_DEPTH_PX: f64 = 3.0;
+/// The background is read this many depths outside the cut: past the drop shadow's core.
+const BACKGROUND_DEPTHS: f64 = 3.0;
 
 /// How strongly the colour difference scales a mating's Δ: Δ × ((c + c₀) / c_typ)^β. Measured
 /// on classic photos (500 pieces seed 2, 100 pieces seed 3) as the share of chainlets whose
@@ -144,28 +146,70 @@ fn edge_colours(shapes: &Shapes) -> Vec<Profile> {
     for (i, p) in shapes.pieces.iter().enumerate() {
         by_image.entry(p.image.as_str()).or_default().push(i);
     }
-    let per_image: Vec<Vec<(usize, Vec<[f32; 3]>)>> = by_image
+    let per_image: Vec<ImageSamples> = by_image
         .into_par_iter()
-        .map(|(path, pieces)| {
+        .filter_map(|(path, pieces)| {
             if !in_colour(Path::new(path)) {
-                return Vec::new();
+                return None;
             }
-            let Ok(img) = load_image(Path::new(path), &LoadLimits::default()) else {
-                return Vec::new();
-            };
-            let conv = LabConverter::new();
-            pieces
+            let img = load_image(Path::new(path), &LoadLimits::default()).ok()?;
+            let mut background = Vec::new();
+            let profiles = pieces
                 .iter()
                 .flat_map(|&pi| shapes.pieces[pi].chainlets.iter().copied())
-                .map(|c| (c, profile(shapes, c, &img, &conv)))
-                .collect()
+                .map(|c| (c, profile(shapes, c, &img, &mut background)))
+                .collect();
+            Some(ImageSamples {
+                profiles,
+                background: median_rgb(&mut background),
+            })
         })
         .collect();
+    // White balance: every photo's background is the same table or paper, so scaling each
+    // photo's channels to bring its background to the common one undoes the camera's
+    // per-shot white balance and exposure (pikachu-100: one piece per photo).
+    let mut backgrounds: Vec<[f32; 3]> = per_image.iter().filter_map(|i| i.background).collect();
+    let reference = median_rgb(&mut backgrounds);
+    let conv = LabConverter::new();
     let mut out = vec![None; shapes.chainlets.len()];
-    for (c, prof) in per_image.into_iter().flatten() {
-        out[c] = Some(prof);
+    for image in per_image {
+        let gain: [f32; 3] = match (reference, image.background) {
+            (Some(r), Some(b)) => std::array::from_fn(|k| r[k] / b[k].max(1.0)),
+            _ => [1.0; 3],
+        };
+        for (c, rgb) in image.profiles {
+            let lab = rgb
+                .iter()
+                .map(|p| {
+                    if p[0].is_nan() {
+                        return [f32::NAN; 3];
+                    }
+                    let v: [u8; 3] =
+                        std::array::from_fn(|k| (p[k] * gain[k]).round().clamp(0.0, 255.0) as u8);
+                    conv.lab(v)
+                })
+                .collect();
+            out[c] = Some(lab);
+        }
     }
     out
+}
+
+/// One source image's chainlet profiles (RGB, before white balance) and its background.
+struct ImageSamples {
+    profiles: Vec<(usize, Vec<[f32; 3]>)>,
+    background: Option<[f32; 3]>,
+}
+
+fn median_rgb(v: &mut [[f32; 3]]) -> Option<[f32; 3]> {
+    if v.is_empty() {
+        return None;
+    }
+    let mid = v.len() / 2;
+    Some(std::array::from_fn(|k| {
+        v.select_nth_unstable_by(mid, |a, b| a[k].total_cmp(&b[k]));
+        v[mid][k]
+    }))
 }
 
 /// Whether the image at `path` has colour channels, read from its header only: masks (1-bit
@@ -178,7 +222,14 @@ fn in_colour(path: &Path) -> bool {
         .is_some_and(|d| d.color_type().has_color())
 }
 
-fn profile(shapes: &Shapes, c: usize, img: &RgbImage, conv: &LabConverter) -> Vec<[f32; 3]> {
+/// Mean RGB at each sample of chainlet `c`, a little inside the cut; pushes onto `background`
+/// what lies as far outside it.
+fn profile(
+    shapes: &Shapes,
+    c: usize,
+    img: &RgbImage,
+    background: &mut Vec<[f32; 3]>,
+) -> Vec<[f32; 3]> {
     let ch = &shapes.chainlets[c];
     let piece = &shapes.pieces[ch.piece];
     let depth = (DEPTH_FRACTION * piece.size).max(MIN_DEPTH_PX);
@@ -196,16 +247,18 @@ fn profile(shapes: &Shapes, c: usize, img: &RgbImage, conv: &LabConverter) -> Ve
     } else {
         -1.0
     };
+    let as_f32 = |rgb: [u8; 3]| rgb.map(f32::from);
     (0..n)
         .map(|i| {
             let nrm = normal(i) * side;
+            if let Some(rgb) = pixel(img, &(s[i] - nrm * depth * BACKGROUND_DEPTHS)) {
+                background.push(as_f32(rgb));
+            }
             let mut acc = [0f32; 3];
             let mut k = 0.0;
             for step in [0.0, 0.5, 1.0] {
-                let p = s[i] + nrm * depth * (1.0 + step);
-                if let Some(rgb) = pixel(img, &p) {
-                    let lab = conv.lab(rgb);
-                    for (a, v) in acc.iter_mut().zip(lab) {
+                if let Some(rgb) = pixel(img, &(s[i] + nrm * depth * (1.0 + step))) {
+                    for (a, v) in acc.iter_mut().zip(as_f32(rgb)) {
                         *a += v;
                     }
                     k += 1.0;
@@ -313,6 +366,13 @@ mod tests {
         assert!((good - 1.5f64.sqrt()).abs() < 1e-9, "{good}");
         assert_eq!(bad, MAX_FACTOR);
         assert_eq!(c.factor(0, 3), 1.0, "no picture for piece 3");
+    }
+
+    #[test]
+    fn background_median_is_taken_per_channel() {
+        let mut v = vec![[200.0, 10.0, 0.0], [180.0, 30.0, 5.0], [250.0, 20.0, 90.0]];
+        assert_eq!(median_rgb(&mut v), Some([200.0, 20.0, 5.0]));
+        assert_eq!(median_rgb(&mut []), None);
     }
 
     #[test]

@@ -252,10 +252,11 @@ fn classic_100_scans_end_to_end() {
     );
 }
 
-/// Photos (uneven light, shadow, blur, JPEG): seeds 1–12 measured 100, 100, 98.3, 100, 100,
-/// 97.8, 92.8, 100, 97.8, 100, 95.0, 100 % since matings are weighed by the picture's colour
-/// across the seam (`assembly::edge_colour`); seeds 1 and 10 (overexposed white paper) were 58
-/// and 54 % before. The suite runs seeds 1, 3 and 10, the hardest, with light paper among them.
+/// Photos (uneven light, shadow, blur, JPEG): seeds 1–12 measured 97.8, 100, 98.3, 100, 100,
+/// 97.8, 100, 100, 97.8, 100, 100, 100 % since matings are weighed by the picture's colour
+/// across the seam (`assembly::edge_colour`) and bulging outlines are snapped to the colour
+/// edge (`vision::snapped_mask`); seeds 1 and 10 (overexposed white paper) were 58 and 54 %
+/// before. The suite runs seeds 1, 3 and 10, the hardest, with light paper among them.
 #[test]
 fn classic_100_photos_end_to_end() {
     let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[1, 3, 10]);
@@ -573,5 +574,29 @@ fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
     assert!(
         right >= 6,
         "{right} of 9 author pairs; found {found:?}, truth {truth:?}"
+    );
+}
+
+/// Pikachu-100: a real puzzle, one phone photo per piece. Measured 85.6 % neighbour accuracy
+/// with 97 of 100 placed (direct 92 %) since each photo's colours are white-balanced on its
+/// background before the seams' colours are compared; 79.4 % (90 placed) with colour but
+/// without the white balance, 83.3 % (99 placed) by shape alone. The issue asks for 100 %;
+/// this floor guards the progress.
+#[test]
+fn pikachu_100_photos_solve() {
+    let Some(root) = crate::util::shared_data("real/roksenhorn-puzzle-bot/pikachu-100") else {
+        return;
+    };
+    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("0_input")]);
+    assert!(errors.is_empty() && files.len() == 100);
+    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+    assert_eq!(run.set.pieces.len(), 100, "one piece per photo");
+    let report = assemble(&run.set);
+    let truth = jigsaw::score::real::pikachu_grid(&root.join("solution_grid.txt")).expect("grid");
+    let s = jigsaw::score::grid::score(&report.assembly, &truth);
+    assert!(
+        s.pieces_placed >= 95 && s.neighbour_accuracy >= 0.83,
+        "{}",
+        s.summary()
     );
 }
