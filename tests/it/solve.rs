@@ -425,19 +425,34 @@ fn solve_reports_bad_input_without_panicking() {
 
 #[test]
 fn white_1000_from_its_masks_solves() {
-    let Some(root) = crate::util::shared_data("real/roksenhorn-puzzle-bot/white-1000") else {
+    let Some((report, s)) = solve_real_set("white-1000", "piece_masks_png", 1001) else {
         return;
     };
-    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("piece_masks_png")]);
-    assert!(errors.is_empty() && files.len() == 1001);
-    let run = jigsaw::vision::trace_images(&files, &Default::default(), &|_| {});
-    assert_eq!(run.set.pieces.len(), 1001, "every mask is one piece");
-    let report = assemble(&run.set);
-    let truth = jigsaw::score::real::white1000(&root.join("6_solution")).expect("robot solution");
-    let s = jigsaw::score::grid::score(&report.assembly, &truth);
     // The target: at least 99 % neighbour accuracy against the robot's solution.
     assert!(s.neighbour_accuracy >= 0.99, "{}", s.summary());
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+}
+
+/// Traces and assembles the `pieces` images of roksenhorn-puzzle-bot's `set` (from its folder
+/// `images`, one piece each) and scores the assembly against the set's solution grid.
+fn solve_real_set(
+    set: &str,
+    images: &str,
+    pieces: usize,
+) -> Option<(jigsaw::assembly::AssemblyReport, jigsaw::score::ScoreReport)> {
+    let root = crate::util::shared_data(&format!("real/roksenhorn-puzzle-bot/{set}"))?;
+    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join(images)]);
+    assert!(errors.is_empty() && files.len() == pieces);
+    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+    assert_eq!(run.set.pieces.len(), pieces, "one piece per image");
+    let report = assemble(&run.set);
+    let truth = match set {
+        "white-1000" => jigsaw::score::real::white1000(&root.join("6_solution")),
+        _ => jigsaw::score::real::pikachu_grid(&root.join("solution_grid.txt")),
+    }
+    .expect("the set's solution");
+    let s = jigsaw::score::grid::score(&report.assembly, &truth);
+    Some((report, s))
 }
 
 #[test]
@@ -584,16 +599,9 @@ fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
 /// this floor guards the progress.
 #[test]
 fn pikachu_100_photos_solve() {
-    let Some(root) = crate::util::shared_data("real/roksenhorn-puzzle-bot/pikachu-100") else {
+    let Some((_, s)) = solve_real_set("pikachu-100", "0_input", 100) else {
         return;
     };
-    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("0_input")]);
-    assert!(errors.is_empty() && files.len() == 100);
-    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
-    assert_eq!(run.set.pieces.len(), 100, "one piece per photo");
-    let report = assemble(&run.set);
-    let truth = jigsaw::score::real::pikachu_grid(&root.join("solution_grid.txt")).expect("grid");
-    let s = jigsaw::score::grid::score(&report.assembly, &truth);
     assert!(
         s.pieces_placed >= 95 && s.neighbour_accuracy >= 0.83,
         "{}",

@@ -122,6 +122,27 @@ fn trace_finds_every_piece_of_1000_piece_photo_sets() {
 /// Mean outward offset, in pixels, of each traced outline from its truth outline: the traced
 /// area minus the true area, over the true perimeter (+ = fatter). Truth pieces are matched
 /// by centroid, as in [`trace_generated`]; an unmatched truth piece is reported as `NaN`.
+/// The traced pieces (from a trace dump's JSON) in the same image as truth piece `t`, with
+/// their centroid within a tenth of a piece of its.
+fn traced_at<'a>(
+    found: &'a [serde_json::Value],
+    t: &jigsaw::synth::truth::PieceTruth,
+    px_per_piece: f64,
+) -> Vec<&'a serde_json::Value> {
+    found
+        .iter()
+        .filter(|p| {
+            let c = [
+                p["centroid"][0].as_f64().unwrap(),
+                p["centroid"][1].as_f64().unwrap(),
+            ];
+            let name = jigsaw::score::file_name(p["image"].as_str().unwrap());
+            t.image.as_deref().map(jigsaw::score::file_name) == Some(name)
+                && dist(t.centroid.unwrap(), c) < 0.1 * px_per_piece
+        })
+        .collect()
+}
+
 fn outline_offsets(pieces: usize, style: &str, seed: u64) -> Vec<f64> {
     let (truth, v) = synth_and_trace("classic", pieces, seed, style, &[]);
     let found = v["pieces"].as_array().unwrap();
@@ -133,17 +154,8 @@ fn outline_offsets(pieces: usize, style: &str, seed: u64) -> Vec<f64> {
             let perimeter: f64 = (0..outline.len())
                 .map(|i| dist(outline[i], outline[(i + 1) % outline.len()]))
                 .sum();
-            let near: Vec<f64> = found
+            let near: Vec<f64> = traced_at(found, t, truth.px_per_piece)
                 .iter()
-                .filter(|p| {
-                    let c = [
-                        p["centroid"][0].as_f64().unwrap(),
-                        p["centroid"][1].as_f64().unwrap(),
-                    ];
-                    let name = jigsaw::score::file_name(p["image"].as_str().unwrap());
-                    t.image.as_deref().map(jigsaw::score::file_name) == Some(name)
-                        && dist(t.centroid.unwrap(), c) < 0.1 * truth.px_per_piece
-                })
                 .map(|p| p["area"].as_f64().unwrap())
                 .collect();
             match near[..] {
@@ -222,18 +234,7 @@ fn outline_bulges(seed: u64) -> (Vec<f64>, usize) {
     let mut excess = Vec::new();
     let mut unmatched = 0;
     for t in &truth.pieces {
-        let near: Vec<&serde_json::Value> = found
-            .iter()
-            .filter(|p| {
-                let c = [
-                    p["centroid"][0].as_f64().unwrap(),
-                    p["centroid"][1].as_f64().unwrap(),
-                ];
-                let name = jigsaw::score::file_name(p["image"].as_str().unwrap());
-                t.image.as_deref().map(jigsaw::score::file_name) == Some(name)
-                    && dist(t.centroid.unwrap(), c) < 0.1 * truth.px_per_piece
-            })
-            .collect();
+        let near = traced_at(found, t, truth.px_per_piece);
         let [piece] = near[..] else {
             unmatched += 1;
             continue;
