@@ -235,6 +235,16 @@ fn replay_set(
                         .min_by(|x, y| x.1.total_cmp(&y.1));
                     if let Some((m, d)) = hit {
                         if d < 3.0 * tol.eps {
+                            println!(
+                                "depth {depth}: piece {m} at {:.1?}, off truth by {d:.2} px",
+                                pts[j]
+                            );
+                            if std::env::var("REPLAY_DEBUG").is_ok() {
+                                println!("   region {:.2?}", pts);
+                                println!("   placed {:.2?}", placed);
+                                println!("   truth  {:.2?}", truth_placed[m]);
+                                println!("   anchor {:.2?}", anchor.local);
+                            }
                             next = Some((c, m, polys));
                             break;
                         }

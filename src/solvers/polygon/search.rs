@@ -231,7 +231,9 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// The (class, anchor) pairs that pass ANGLE CHECK at vertex `j`, and SIDE CHECK: a piece
     /// side along a region side ending in a convex corner may not be longer than it, and when
     /// both end there the piece's angle must fit in the corner's (the same on the other side
-    /// when the piece fills the corner's angle exactly).
+    /// when the piece fills the corner's angle exactly). Those two angles are compared within
+    /// the tolerance of the shortest of the four sides meeting there (as ANGLE CHECK does at
+    /// p_j): a piece corner cut by an 11 px side is 5° off its hole's and still within eps.
     fn candidates(
         &self,
         poly: &RegionPolygon,
@@ -245,6 +247,8 @@ impl<'a, V: Visitor> Search<'a, V> {
         let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
         let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
         let arms = next_len.min(prev_len);
+        let beyond_next_len = poly.v[(j + 1) % n].len;
+        let beyond_prev_len = poly.v[(j + n - 2) % n].len;
         let mut out = Vec::new();
         for (c, class) in self.classes.iter().enumerate() {
             if avail[c] == 0 {
@@ -260,7 +264,13 @@ impl<'a, V: Visitor> Search<'a, V> {
                     if overshoots(an.side_prev - next_len, next_angle, reach) {
                         continue;
                     }
-                    let at = self.tol.angle_at(an.side_prev.min(next_len));
+                    // Both corners' angles are only as good as their shorter sides.
+                    let at = self.tol.angle_at(
+                        an.side_prev
+                            .min(next_len)
+                            .min(an.beyond_prev)
+                            .min(beyond_next_len),
+                    );
                     if an.side_prev >= next_len - e && an.angle_prev > next_angle + at {
                         continue;
                     }
@@ -269,7 +279,12 @@ impl<'a, V: Visitor> Search<'a, V> {
                     if overshoots(an.side_next - prev_len, prev_angle, reach) {
                         continue;
                     }
-                    let at = self.tol.angle_at(an.side_next.min(prev_len));
+                    let at = self.tol.angle_at(
+                        an.side_next
+                            .min(prev_len)
+                            .min(an.beyond_next)
+                            .min(beyond_prev_len),
+                    );
                     if an.side_next >= prev_len - e && an.angle_next > prev_angle + at {
                         continue;
                     }
