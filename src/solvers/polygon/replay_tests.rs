@@ -72,6 +72,22 @@ fn replay(pieces: usize, seed: u64) {
 /// The same from the rendered images, traced by the vision front end as the CLI does
 /// (edge calibration included); `style` is `scan` or `photo`.
 fn replay_rendered(pieces: usize, seed: u64, style: Style) {
+    if let Some((truth, photo, order)) = rendered(pieces, seed, style) {
+        replay_set(pieces, seed, &truth, photo, order);
+    }
+}
+
+/// The straightened pieces of a rendered puzzle as the CLI makes them (edge calibration
+/// included), with the truth and, per piece, the index of its truth piece.
+pub(super) fn rendered(
+    pieces: usize,
+    seed: u64,
+    style: Style,
+) -> Option<(
+    crate::synth::truth::Truth,
+    super::photo::PhotoPieces,
+    Vec<usize>,
+)> {
     let mut params = Params::new(Kind::Polygonal, pieces, seed);
     params.style = style;
     let out = generate(&params).expect("generates");
@@ -93,7 +109,7 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
         Ok(p) => p,
         Err(e) => {
             println!("{e}");
-            return;
+            return None;
         }
     };
     let offset = super::photo::calibrate_edges(
@@ -124,7 +140,7 @@ fn replay_rendered(pieces: usize, seed: u64, style: Style) {
                 .unwrap_or(0)
         })
         .collect();
-    replay_set(pieces, seed, &truth, photo, order);
+    Some((truth, photo, order))
 }
 
 /// Replays the truth for the straightened pieces `photo`, where `order[i]` is the truth

@@ -59,11 +59,14 @@ pub struct Search<'a, V: Visitor> {
     /// Pieces may be left unused (the target is covered by a subset).
     pub allow_leftover: bool,
     pub max_nodes: u64,
+    /// Once a solution has been found, stop (without error) after this many nodes.
+    pub soft_limit: u64,
     pub memo_limit: usize,
     /// Pose every placed piece by least squares against its contacts (measured pieces).
     pub refine: bool,
     pub nodes: u64,
     pub memo_hits: u64,
+    solutions: u64,
     visitor: V,
     path: Vec<Step>,
     memo: HashSet<u128>,
@@ -78,10 +81,12 @@ impl<'a, V: Visitor> Search<'a, V> {
             tol,
             allow_leftover: false,
             max_nodes: u64::MAX,
+            soft_limit: u64::MAX,
             memo_limit: 4_000_000,
             refine: false,
             nodes: 0,
             memo_hits: 0,
+            solutions: 0,
             visitor,
             path: Vec::new(),
             memo: HashSet::new(),
@@ -107,7 +112,7 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// The recursive `solve(R, A)` of section 5; returns how many solutions lie below.
     fn solve(&mut self, region: Vec<RegionPolygon>, avail: &mut Vec<u32>) -> u64 {
         self.nodes += 1;
-        if self.nodes > self.max_nodes {
+        if self.nodes > self.max_nodes || (self.nodes > self.soft_limit && self.solutions > 0) {
             self.stopped = true;
             return 0;
         }
@@ -115,6 +120,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             if avail.iter().any(|&c| c > 0) && !self.allow_leftover {
                 return 0;
             }
+            self.solutions += 1;
             if !self.visitor.solution(&self.path) {
                 self.stopped = true;
             }
