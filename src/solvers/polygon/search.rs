@@ -210,7 +210,10 @@ impl<'a, V: Visitor> Search<'a, V> {
             let flat = self
                 .tol
                 .angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
-            if a >= PI - flat {
+            // Likewise a needle tip sharper than that: the wedge left between two measured
+            // pieces that should touch, which no piece fills; it falls away as a nil-polygon
+            // when a piece closes its base.
+            if a >= PI - flat || a <= flat {
                 continue;
             }
             let cands = self.candidates(poly, &angles, i, avail);

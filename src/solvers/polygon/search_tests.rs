@@ -177,3 +177,27 @@ fn side_check_judges_a_corner_by_its_shortest_side() {
         assert!(fits, "corner {j}: {cands:?}");
     }
 }
+
+#[test]
+fn a_needle_left_between_measured_pieces_is_not_built_on() {
+    // A 10 × 10 square with a needle 20 long and 0.3 wide at its base (0.86° at the tip)
+    // rising from its top side: the wedge that two measured pieces that should touch leave
+    // between them (14-piece photo seed 5: 1.3°, 130 px). No piece has such a corner; with a
+    // measured tolerance (eps = 0.1, angles 2.6° over 20) the tip is skipped, not a dead end.
+    let classes = [class(&[[0., 0.], [10., 0.], [10., 10.], [0., 10.]], 1)];
+    let needle = region(&[
+        [0., 0.],
+        [10., 0.],
+        [10., 10.],
+        [5.3, 10.],
+        [5.1, 30.],
+        [5., 10.],
+        [0., 10.],
+    ]);
+    let s = Search::new(&classes, Tol::new(10.0, 0.01), Count(0));
+    let (j, cands) = s.best_vertex(&needle, &[1]).expect("not a dead end");
+    assert!(needle.angle(j) > 0.5 && !cands.is_empty());
+    // Exact puzzles keep every corner: the tip admits no piece.
+    let exact = Search::new(&classes, tol(), Count(0));
+    assert!(exact.best_vertex(&needle, &[1]).is_none());
+}
