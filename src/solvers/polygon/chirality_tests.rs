@@ -26,7 +26,7 @@ fn chirality(pieces: usize, seed: u64, style: Option<Style>) {
                 (0..pieces).collect(),
             )
         }
-        Some(style) => super::replay_tests::rendered(pieces, seed, style).expect("straightens"),
+        Some(style) => super::truth_masks::rendered(pieces, seed, style).expect("straightens"),
     };
     let puzzle = photo_puzzle(&photo, vec![truth.assembled.outline.clone()]);
     let options = photo_options(&photo, &puzzle);
