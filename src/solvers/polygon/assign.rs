@@ -126,7 +126,11 @@ pub fn assign(
                         .map(|(_, p)| p.as_slice())
                         .chain(fixed.iter().map(Vec::as_slice))
                         .collect();
-                    let touch = touching(&outline_now[i], &others, 3.0 * tol.eps);
+                    let touch = if exact(tol) {
+                        Vec::new()
+                    } else {
+                        touching(&outline_now[i], &others, 3.0 * tol.eps)
+                    };
                     let at = Placed {
                         vertices: &current[i],
                         ..placed[i]
@@ -193,6 +197,12 @@ pub fn assign(
             })
         })
         .collect()
+}
+
+/// Exact puzzles (angle tolerance at rounding level): every variant that lies on the placed
+/// polygon fits exactly, so none is scored or re-posed and the search's own choice stands.
+fn exact(tol: &Tol) -> bool {
+    tol.angle_eps < 1e-5
 }
 
 /// Costs below this apart are a tie (squared lengths: exact puzzles' rounding).
@@ -262,9 +272,14 @@ fn best_variant(
             .iter()
             .map(|&q| if a.mirror { mirror_pt(q) } else { q })
             .collect();
-        let pose = pose_on_outlines(&full, pose, around.outlines, around.touch, reach, 4);
+        let rounds = if exact(tol) { 0 } else { 4 };
+        let pose = pose_on_outlines(&full, pose, around.outlines, around.touch, reach, rounds);
         let outline: Vec<Pt> = full.iter().map(|&q| pose.apply(q)).collect();
-        let cost = misfit(&outline, around.outlines, around.touch, reach);
+        let cost = if exact(tol) {
+            0.0
+        } else {
+            misfit(&outline, around.outlines, around.touch, reach)
+        };
         if best.as_ref().is_none_or(|b| cost < b.cost - tie(tol)) {
             best = Some(Variant {
                 mirror: a.mirror,
