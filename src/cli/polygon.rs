@@ -50,6 +50,7 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         tolerance: args.tolerance,
         corner_tolerance: None,
         refine: false,
+        rank: false,
         area_tolerance: args.area_tolerance,
         max_nodes: args.max_nodes,
         memo_limit: args.memo_limit,

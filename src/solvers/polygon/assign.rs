@@ -8,10 +8,11 @@
 //! tolerance is a few pixels and two chiralities (or two near-identical pieces) differ by a
 //! pixel or two: the picture is then right only if the variant that fits its neighbours best
 //! is chosen. Every variant of every member is posed by least squares onto the placed
-//! polygon, and scored by how far its vertices are from the vertices around it (the other
-//! placed pieces and the target); the members of a class are then assigned to its placings
+//! polygon, and scored by how far its corners are from the outlines around it (the other
+//! placed pieces and the target) and theirs from its outline ([`super::contacts`]); the members of a class are then assigned to its placings
 //! by the lowest total score. Ties (exact puzzles) keep the search's own choice.
 
+use super::contacts::{misfit, pose_on_outlines, touching};
 use super::geometry::{add, cross, dist, dot, sub, Pt, Tol};
 use super::symmetry::{anchors, mirror_pt, Anchor};
 
@@ -63,10 +64,14 @@ const ROUNDS: usize = 3;
 pub struct Variant {
     pub mirror: bool,
     pub pose: Pose,
-    /// Sum over its vertices of the distance to the nearest surrounding vertex (capped).
+    /// How badly it fits the outlines around it ([`misfit`], squared pixels).
     pub cost: f64,
     /// The variant's vertices (in its anchor order) where the pose puts them.
     pub vertices: Vec<Pt>,
+    /// The member's input outline (every vertex the measurement kept, also those too flat
+    /// to be corners to the search) where the pose puts it: what its neighbours are fitted
+    /// against, since a flat vertex on a side marks where a neighbour's corner meets it.
+    pub outline: Vec<Pt>,
 }
 
 /// A placed polygon of the solution, the piece class it came from and the local shape the
@@ -80,13 +85,15 @@ pub struct Placed<'a> {
 
 /// For each placing, the member of its class and the variant to use. `members[c]` are the
 /// input indices of class `c` in the search's order, `pieces[i]` the cleaned
-/// counter-clockwise polygons, `fixed` the target's vertices.
+/// counter-clockwise polygons, `outlines[i]` the input polygons in the same frame (a superset
+/// of the cleaned vertices), `fixed` the target's polygons.
 pub fn assign(
     placed: &[Placed<'_>],
     members: &[Vec<usize>],
     pieces: &[Vec<Pt>],
+    outlines: &[Vec<Pt>],
     flip: bool,
-    fixed: &[Pt],
+    fixed: &[Vec<Pt>],
     tol: &Tol,
 ) -> Vec<(usize, Variant)> {
     let fine = Tol {
@@ -99,6 +106,7 @@ pub fn assign(
     // variant's. Re-choosing against the neighbours' refined positions spreads the search's
     // accumulated error instead of scoring against it.
     let mut current: Vec<Vec<Pt>> = placed.iter().map(|p| p.vertices.to_vec()).collect();
+    let mut outline_now = current.clone();
     for _round in 0..ROUNDS {
         for (c, mem) in members.iter().enumerate() {
             let steps: Vec<usize> = (0..placed.len())
@@ -111,20 +119,34 @@ pub fn assign(
             let best: Vec<Vec<Option<Variant>>> = steps
                 .iter()
                 .map(|&i| {
-                    let others: Vec<Pt> = current
+                    let others: Vec<&[Pt]> = outline_now
                         .iter()
                         .enumerate()
                         .filter(|&(j, _)| j != i)
-                        .flat_map(|(_, p)| p.iter().copied())
-                        .chain(fixed.iter().copied())
+                        .map(|(_, p)| p.as_slice())
+                        .chain(fixed.iter().map(Vec::as_slice))
                         .collect();
+                    let touch = if exact(tol) {
+                        Vec::new()
+                    } else {
+                        touching(&outline_now[i], &others, 3.0 * tol.eps)
+                    };
+                    let at = Placed {
+                        vertices: &current[i],
+                        ..placed[i]
+                    };
+                    let around = Around {
+                        outlines: &others,
+                        touch: &touch,
+                    };
                     mem.iter()
                         .map(|&m| {
-                            let at = Placed {
-                                vertices: &current[i],
-                                ..placed[i]
+                            let member = Member {
+                                variants: &variants[m],
+                                piece: &pieces[m],
+                                outline: &outlines[m],
                             };
-                            best_variant(&at, &variants[m], &pieces[m], &others, tol)
+                            best_variant(&at, &member, &around, tol)
                         })
                         .collect()
                 })
@@ -141,7 +163,7 @@ pub fn assign(
             if mem.len() <= 6 {
                 permutations(mem.len(), steps.len(), &mut |p| {
                     let c = cost(p);
-                    if c < low - tol.eps * 1e-3 {
+                    if c < low - tie(tol) {
                         low = c;
                         pick = p.to_vec();
                     }
@@ -150,6 +172,7 @@ pub fn assign(
             for (k, &i) in steps.iter().enumerate() {
                 if let Some(v) = &best[k][pick[k]] {
                     current[i] = v.vertices.clone();
+                    outline_now[i] = v.outline.clone();
                     out[i] = Some((mem[pick[k]], v.clone()));
                 }
             }
@@ -168,6 +191,7 @@ pub fn assign(
                     pose,
                     cost: f64::INFINITY,
                     vertices: placed[i].vertices.to_vec(),
+                    outline: placed[i].vertices.to_vec(),
                 };
                 (m, v)
             })
@@ -175,18 +199,47 @@ pub fn assign(
         .collect()
 }
 
+/// Exact puzzles (angle tolerance at rounding level): every variant that lies on the placed
+/// polygon fits exactly, so none is scored or re-posed and the search's own choice stands.
+fn exact(tol: &Tol) -> bool {
+    tol.angle_eps < 1e-5
+}
+
+/// Costs below this apart are a tie (squared lengths: exact puzzles' rounding).
+fn tie(tol: &Tol) -> f64 {
+    (tol.eps * 1e-3).powi(2)
+}
+
+/// One member of a class: its anchors (both chiralities), its cleaned polygon and its input
+/// outline.
+struct Member<'a> {
+    variants: &'a [Anchor],
+    piece: &'a [Pt],
+    outline: &'a [Pt],
+}
+
+/// What surrounds a placing: the outlines of the other pieces and of the target, and the
+/// corners among them that touch the placing.
+struct Around<'a> {
+    outlines: &'a [&'a [Pt]],
+    touch: &'a [Pt],
+}
+
 /// The member's variant (chirality and starting vertex) that fits the placing best; among
-/// equal fits (within the tolerance) the first, which is the search's own.
+/// equal fits (within the tolerance) the first, which is the search's own. Each variant is
+/// posed onto the placed polygon, then by closest points onto the outlines around it, and
+/// scored by [`misfit`]: corners measured against sides, so that a corner at a T-junction
+/// counts, and the two chiralities of a nearly symmetric piece are told apart by a few
+/// tenths of a pixel where their corners meet the neighbours' sides.
 fn best_variant(
     placed: &Placed<'_>,
-    variants: &[Anchor],
-    piece: &[Pt],
-    others: &[Pt],
+    member: &Member<'_>,
+    around: &Around<'_>,
     tol: &Tol,
 ) -> Option<Variant> {
-    let tie = tol.eps * 1e-3;
+    let (piece, reach) = (member.piece, 3.0 * tol.eps);
     let mut best: Option<Variant> = None;
-    for a in variants {
+    for a in member.variants {
         if a.local.len() != placed.local.len() {
             continue;
         }
@@ -201,7 +254,7 @@ fn best_variant(
                 }
             })
             .collect();
-        let mut pose = fit_pose(&from, placed.vertices);
+        let pose = fit_pose(&from, placed.vertices);
         // Only variants that lie where the search put the piece, within the tolerance: both
         // chiralities of a piece that passed ρ either way, not a piece turned around.
         let off = from
@@ -212,46 +265,32 @@ fn best_variant(
         if off > 2.0 * tol.eps {
             continue;
         }
-        // Two rounds of closest points: pose the variant onto the surrounding corners it
-        // meets, so that the score does not favour the shape the search happened to place.
-        for _ in 0..2 {
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            for &q in &from {
-                let v = pose.apply(q);
-                if let Some(w) = nearest(v, others).filter(|w| dist(v, *w) <= 3.0 * tol.eps) {
-                    a.push(q);
-                    b.push(w);
-                }
-            }
-            if a.len() < 2 {
-                break;
-            }
-            pose = fit_pose(&a, &b);
-        }
-        let cost: f64 = from
+        // Posed onto the outlines around it, so that the score does not favour the shape the
+        // search happened to place.
+        let full: Vec<Pt> = member
+            .outline
             .iter()
-            .map(|&q| {
-                let v = pose.apply(q);
-                nearest(v, others).map_or(3.0 * tol.eps, |w| dist(v, w).min(3.0 * tol.eps))
-            })
-            .sum();
-        if best.as_ref().is_none_or(|b| cost < b.cost - tie) {
+            .map(|&q| if a.mirror { mirror_pt(q) } else { q })
+            .collect();
+        let rounds = if exact(tol) { 0 } else { 4 };
+        let pose = pose_on_outlines(&full, pose, around.outlines, around.touch, reach, rounds);
+        let outline: Vec<Pt> = full.iter().map(|&q| pose.apply(q)).collect();
+        let cost = if exact(tol) {
+            0.0
+        } else {
+            misfit(&outline, around.outlines, around.touch, reach)
+        };
+        if best.as_ref().is_none_or(|b| cost < b.cost - tie(tol)) {
             best = Some(Variant {
                 mirror: a.mirror,
                 pose,
                 cost,
                 vertices: from.iter().map(|&q| pose.apply(q)).collect(),
+                outline,
             });
         }
     }
     best
-}
-
-fn nearest(v: Pt, among: &[Pt]) -> Option<Pt> {
-    among
-        .iter()
-        .copied()
-        .min_by(|a, b| dist(v, *a).total_cmp(&dist(v, *b)))
 }
 
 /// Calls `f` with every injective map from `k` slots to `n` members (as a slice of member
@@ -284,93 +323,5 @@ fn permutations(n: usize, k: usize, f: &mut dyn FnMut(&[usize])) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_pose_is_recovered_from_corresponding_points() {
-        let from = [[0.0, 0.0], [4.0, 0.0], [1.0, 3.0]];
-        let want = Pose {
-            theta: 0.7,
-            t: [5.0, -2.0],
-        };
-        let to: Vec<Pt> = from.iter().map(|&q| want.apply(q)).collect();
-        let got = fit_pose(&from, &to);
-        assert!((got.theta - 0.7).abs() < 1e-12 && dist(got.t, want.t) < 1e-12);
-    }
-
-    #[test]
-    fn a_near_symmetric_piece_is_turned_the_way_its_neighbours_say() {
-        // A kite almost symmetric about the x axis (the tip is 0.3 off it), so that its mirror
-        // image is the same shape within the tolerance. The search placed it face up; the
-        // corners around it are those of the kite reflected about its axis.
-        let kite = vec![[0.0, 0.0], [6.0, -2.0], [10.0, 0.3], [6.0, 2.0]];
-        let tol = Tol::new(10.0, 0.1);
-        let pose = Pose {
-            theta: 0.3,
-            t: [20.0, 10.0],
-        };
-        let local = anchors(&kite, true, &tol)[0].local.clone();
-        let placed_pts: Vec<Pt> = kite.iter().map(|&q| pose.apply(q)).collect();
-        let around: Vec<Pt> = kite.iter().map(|&q| pose.apply([q[0], -q[1]])).collect();
-        let placed = [Placed {
-            class: 0,
-            local: &local,
-            vertices: &placed_pts,
-        }];
-        let got = assign(
-            &placed,
-            &[vec![0]],
-            std::slice::from_ref(&kite),
-            true,
-            &around,
-            &tol,
-        );
-        assert!(got[0].1.mirror, "{:?}", got[0].1);
-        assert!(got[0].1.cost < 1e-9, "{:?}", got[0].1);
-        // Face up it fits its own placed outline, and the neighbours only to 0.6 at the tip.
-        let up = assign(
-            &placed,
-            &[vec![0]],
-            std::slice::from_ref(&kite),
-            false,
-            &placed_pts,
-            &tol,
-        );
-        assert!(!up[0].1.mirror && up[0].1.cost < 1e-9);
-    }
-
-    #[test]
-    fn congruent_copies_go_where_they_fit() {
-        // Two squares, one 0.2 larger: the search hands out copies in order, the fit swaps
-        // them when the surrounding corners say so.
-        let small = vec![[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]];
-        let large = vec![[0.0, 0.0], [4.2, 0.0], [4.2, 4.2], [0.0, 4.2]];
-        let tol = Tol::new(10.0, 0.05);
-        let local = anchors(&small, true, &tol)[0].local.clone();
-        let a: Vec<Pt> = large.clone();
-        let b: Vec<Pt> = small.iter().map(|q| [q[0] + 10.0, q[1]]).collect();
-        let around: Vec<Pt> = a.iter().chain(&b).copied().collect();
-        let placed = [
-            Placed {
-                class: 0,
-                local: &local,
-                vertices: &a,
-            },
-            Placed {
-                class: 0,
-                local: &local,
-                vertices: &b,
-            },
-        ];
-        let got = assign(
-            &placed,
-            &[vec![0, 1]],
-            &[small, large],
-            false,
-            &around,
-            &tol,
-        );
-        assert_eq!((got[0].0, got[1].0), (1, 0));
-    }
-}
+#[path = "assign_tests.rs"]
+mod tests;

@@ -298,6 +298,7 @@ pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
         corner_tolerance: Some((2.0 * pieces.noise_px / scale).clamp(1e-7, tolerance)),
         area_tolerance: (perimeter / pieces.area.max(1.0)).clamp(0.01, 0.2),
         refine: true,
+        rank: true,
         memo_limit: 0,
         ..Options::default()
     }

@@ -72,59 +72,9 @@ fn replay(pieces: usize, seed: u64) {
 /// The same from the rendered images, traced by the vision front end as the CLI does
 /// (edge calibration included); `style` is `scan` or `photo`.
 fn replay_rendered(pieces: usize, seed: u64, style: Style) {
-    let mut params = Params::new(Kind::Polygonal, pieces, seed);
-    params.style = style;
-    let out = generate(&params).expect("generates");
-    let dir = tempfile::tempdir().expect("temp dir");
-    crate::synth::write(&out, dir.path(), false).expect("writes");
-    let truth = out.truth;
-    let mut opts = crate::vision::PipelineOptions::default();
-    opts.describe.critical.four_sided = false;
-    let (files, _) = crate::vision::collect_inputs(&[dir.path().join("images")]);
-    let run = crate::vision::trace_images(&files, &opts, &|_| {});
-    let set = run.set;
-    println!(
-        "-- rendered: {} pieces traced of {pieces}, {} failures",
-        set.pieces.len(),
-        run.failures.len()
-    );
-    let image = |p: &str| crate::vision::load_image(std::path::Path::new(p), &opts.limits).ok();
-    let mut photo = match super::photo::photo_pieces_on_images(&set, image) {
-        Ok(p) => p,
-        Err(e) => {
-            println!("{e}");
-            return;
-        }
-    };
-    let offset = super::photo::calibrate_edges(
-        &mut photo,
-        super::target_area(std::slice::from_ref(&truth.assembled.outline)),
-        super::photo::MAX_EDGE_BIAS_PX,
-    );
-    println!("edge offset {offset:.2} px");
-    // Which truth piece each traced piece is: same image, nearest centroid.
-    let order: Vec<usize> = set
-        .pieces
-        .iter()
-        .map(|p| {
-            (0..truth.pieces.len())
-                .filter(|&k| {
-                    truth.pieces[k]
-                        .image
-                        .as_ref()
-                        .is_some_and(|im| p.image.ends_with(im.as_str()))
-                })
-                .min_by(|&a, &b| {
-                    let d = |k: usize| {
-                        let c = truth.pieces[k].centroid.unwrap_or([0.0, 0.0]);
-                        dist(c, p.centroid)
-                    };
-                    d(a).total_cmp(&d(b))
-                })
-                .unwrap_or(0)
-        })
-        .collect();
-    replay_set(pieces, seed, &truth, photo, order);
+    if let Some((truth, photo, order)) = super::truth_masks::rendered(pieces, seed, style) {
+        replay_set(pieces, seed, &truth, photo, order);
+    }
 }
 
 /// Replays the truth for the straightened pieces `photo`, where `order[i]` is the truth
@@ -235,6 +185,16 @@ fn replay_set(
                         .min_by(|x, y| x.1.total_cmp(&y.1));
                     if let Some((m, d)) = hit {
                         if d < 3.0 * tol.eps {
+                            println!(
+                                "depth {depth}: piece {m} at {:.1?}, off truth by {d:.2} px",
+                                pts[j]
+                            );
+                            if std::env::var("REPLAY_DEBUG").is_ok() {
+                                println!("   region {:.2?}", pts);
+                                println!("   placed {:.2?}", placed);
+                                println!("   truth  {:.2?}", truth_placed[m]);
+                                println!("   anchor {:.2?}", anchor.local);
+                            }
                             next = Some((c, m, polys));
                             break;
                         }

@@ -9,7 +9,6 @@ use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
 use std::f64::consts::PI;
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// Whether a piece side that runs `beyond` past the end of a region side, where the region
 /// turns inwards to an interior angle `angle` (< π), leaves the region by more than `eps`.
@@ -59,11 +58,14 @@ pub struct Search<'a, V: Visitor> {
     /// Pieces may be left unused (the target is covered by a subset).
     pub allow_leftover: bool,
     pub max_nodes: u64,
+    /// Once a solution has been found, stop (without error) after this many nodes.
+    pub soft_limit: u64,
     pub memo_limit: usize,
     /// Pose every placed piece by least squares against its contacts (measured pieces).
     pub refine: bool,
     pub nodes: u64,
     pub memo_hits: u64,
+    solutions: u64,
     visitor: V,
     path: Vec<Step>,
     memo: HashSet<u128>,
@@ -78,10 +80,12 @@ impl<'a, V: Visitor> Search<'a, V> {
             tol,
             allow_leftover: false,
             max_nodes: u64::MAX,
+            soft_limit: u64::MAX,
             memo_limit: 4_000_000,
             refine: false,
             nodes: 0,
             memo_hits: 0,
+            solutions: 0,
             visitor,
             path: Vec::new(),
             memo: HashSet::new(),
@@ -107,7 +111,7 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// The recursive `solve(R, A)` of section 5; returns how many solutions lie below.
     fn solve(&mut self, region: Vec<RegionPolygon>, avail: &mut Vec<u32>) -> u64 {
         self.nodes += 1;
-        if self.nodes > self.max_nodes {
+        if self.nodes > self.max_nodes || (self.nodes > self.soft_limit && self.solutions > 0) {
             self.stopped = true;
             return 0;
         }
@@ -115,6 +119,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             if avail.iter().any(|&c| c > 0) && !self.allow_leftover {
                 return 0;
             }
+            self.solutions += 1;
             if !self.visitor.solution(&self.path) {
                 self.stopped = true;
             }
@@ -204,7 +209,10 @@ impl<'a, V: Visitor> Search<'a, V> {
             let flat = self
                 .tol
                 .angle_at(poly.v[i].len.min(poly.v[(i + n - 1) % n].len));
-            if a >= PI - flat {
+            // Likewise a needle tip sharper than that: the wedge left between two measured
+            // pieces that should touch, which no piece fills; it falls away as a nil-polygon
+            // when a piece closes its base.
+            if a >= PI - flat || a <= flat {
                 continue;
             }
             let cands = self.candidates(poly, &angles, i, avail);
@@ -231,7 +239,9 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// The (class, anchor) pairs that pass ANGLE CHECK at vertex `j`, and SIDE CHECK: a piece
     /// side along a region side ending in a convex corner may not be longer than it, and when
     /// both end there the piece's angle must fit in the corner's (the same on the other side
-    /// when the piece fills the corner's angle exactly).
+    /// when the piece fills the corner's angle exactly). Those two angles are compared within
+    /// the tolerance of the shortest of the four sides meeting there (as ANGLE CHECK does at
+    /// p_j): a piece corner cut by an 11 px side is 5° off its hole's and still within eps.
     fn candidates(
         &self,
         poly: &RegionPolygon,
@@ -245,6 +255,8 @@ impl<'a, V: Visitor> Search<'a, V> {
         let (next_len, next_angle) = (poly.v[j].len, angles[(j + 1) % n]);
         let (prev_len, prev_angle) = (poly.v[(j + n - 1) % n].len, angles[(j + n - 1) % n]);
         let arms = next_len.min(prev_len);
+        let beyond_next_len = poly.v[(j + 1) % n].len;
+        let beyond_prev_len = poly.v[(j + n - 2) % n].len;
         let mut out = Vec::new();
         for (c, class) in self.classes.iter().enumerate() {
             if avail[c] == 0 {
@@ -260,7 +272,13 @@ impl<'a, V: Visitor> Search<'a, V> {
                     if overshoots(an.side_prev - next_len, next_angle, reach) {
                         continue;
                     }
-                    let at = self.tol.angle_at(an.side_prev.min(next_len));
+                    // Both corners' angles are only as good as their shorter sides.
+                    let at = self.tol.angle_at(
+                        an.side_prev
+                            .min(next_len)
+                            .min(an.beyond_prev)
+                            .min(beyond_next_len),
+                    );
                     if an.side_prev >= next_len - e && an.angle_prev > next_angle + at {
                         continue;
                     }
@@ -269,7 +287,12 @@ impl<'a, V: Visitor> Search<'a, V> {
                     if overshoots(an.side_next - prev_len, prev_angle, reach) {
                         continue;
                     }
-                    let at = self.tol.angle_at(an.side_next.min(prev_len));
+                    let at = self.tol.angle_at(
+                        an.side_next
+                            .min(prev_len)
+                            .min(an.beyond_next)
+                            .min(beyond_prev_len),
+                    );
                     if an.side_next >= prev_len - e && an.angle_next > prev_angle + at {
                         continue;
                     }
@@ -327,70 +350,10 @@ impl<'a, V: Visitor> Search<'a, V> {
         let total: f64 = self.classes.iter().map(|c| c.area * c.count as f64).sum();
         self.tol.eps * total.sqrt() * 4.0
     }
-
-    /// The sorted areas that some sub-multiset of the available pieces covers: a polygon
-    /// of any other area cannot be filled (dead-end test 1 asks only for "at least the
-    /// smallest piece").
-    fn subset_sums(&mut self, avail: &[u32]) -> &Vec<f64> {
-        if !self.sums.contains_key(avail) {
-            // Merge only sums equal up to rounding (merging at the area tolerance would chain
-            // distinct sums together); membership is tested with the tolerance.
-            let total: f64 = self.classes.iter().map(|c| c.area * c.count as f64).sum();
-            let same = 1e-12 * total;
-            let mut sums: Vec<f64> = vec![0.0];
-            for (c, &k) in avail.iter().enumerate() {
-                for _ in 0..k {
-                    let a = self.classes[c].area;
-                    let more: Vec<f64> = sums.iter().map(|s| s + a).collect();
-                    sums.extend(more);
-                    sums.sort_by(f64::total_cmp);
-                    sums.dedup_by(|x, y| (*x - *y).abs() <= same);
-                    if sums.len() > MAX_SUMS {
-                        // Too many to be a useful filter: allow every area.
-                        sums = vec![0.0, f64::INFINITY];
-                        break;
-                    }
-                }
-            }
-            sums.remove(0);
-            self.sums.insert(avail.to_vec(), sums);
-        }
-        &self.sums[avail]
-    }
-
-    /// A 128-bit hash of the region (each polygon up to translation, the polygons as a
-    /// multiset) and of the multiset of available pieces. Only failures are stored, so a
-    /// near-miss of the quantisation costs time, never a solution.
-    fn memo_key(&self, region: &[RegionPolygon], avail: &[u32]) -> u128 {
-        let mut polys: Vec<Vec<i64>> = region
-            .iter()
-            .map(|poly| {
-                let q: Vec<(i64, i64)> = poly
-                    .v
-                    .iter()
-                    .map(|v| (self.tol.q(v.p[0]), self.tol.q(v.p[1])))
-                    .collect();
-                let start = (0..q.len()).min_by_key(|&i| q[i]).unwrap_or(0);
-                let o = q[start];
-                (0..q.len())
-                    .flat_map(|k| {
-                        let p = q[(start + k) % q.len()];
-                        [p.0 - o.0, p.1 - o.1]
-                    })
-                    .collect()
-            })
-            .collect();
-        polys.sort_unstable();
-        let mut h1 = DefaultHasher::new();
-        let mut h2 = DefaultHasher::new();
-        0xA5A5_u16.hash(&mut h2);
-        for h in [&mut h1, &mut h2] {
-            polys.hash(h);
-            avail.hash(h);
-        }
-        ((h1.finish() as u128) << 64) | h2.finish() as u128
-    }
 }
+
+#[path = "search_memo.rs"]
+mod memo;
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

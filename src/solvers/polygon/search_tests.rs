@@ -151,3 +151,53 @@ fn a_posed_piece_may_be_two_eps_longer_than_its_hole() {
     assert!(!cands.is_empty());
     assert!(!s.dead_end(&[hole], &[1]));
 }
+
+#[test]
+fn side_check_judges_a_corner_by_its_shortest_side() {
+    // A 10 × 10 hole (eps = 0.1) and a square piece whose corner at (10, 10) is 95° and cut
+    // by a 1-unit side: the piece leaves the hole there by 1 · sin 5° = 0.09 < eps. A side of
+    // the piece along a hole side ends in that 95° corner where the hole turns by 90°; the
+    // 5° compare with the angle tolerance of the 1-unit side (8°), not of the 10-unit ones
+    // (2.9°), which refused the placing (14-piece scan seed 1: 107° against 102°, 11 px).
+    let t = 85f64.to_radians();
+    let tip = [10.0 - t.sin(), 10.0 + t.cos()];
+    let classes = [class(&[[0., 0.], [10., 0.], [10., 10.], tip, [0., 10.]], 1)];
+    let s = Search::new(&classes, Tol::new(10.0, 0.01), Count(0));
+    let hole = region(&[[0., 0.], [10., 0.], [10., 10.], [0., 10.]]);
+    let angles: Vec<f64> = (0..4).map(|i| hole.angle(i)).collect();
+    let near = |a: f64, deg: f64| (a.to_degrees() - deg).abs() < 0.5;
+    for j in 0..4 {
+        let cands = s.candidates(&hole, &angles, j, &[1]);
+        let fits = cands.iter().any(|&(c, ai)| {
+            let an = &classes[c].anchors[ai];
+            near(an.angle, 90.0)
+                && ((near(an.angle_prev, 95.0) && (an.side_prev - 10.0).abs() < 1e-9)
+                    || (near(an.angle_next, 95.0) && (an.side_next - 10.0).abs() < 1e-9))
+        });
+        assert!(fits, "corner {j}: {cands:?}");
+    }
+}
+
+#[test]
+fn a_needle_left_between_measured_pieces_is_not_built_on() {
+    // A 10 × 10 square with a needle 20 long and 0.3 wide at its base (0.86° at the tip)
+    // rising from its top side: the wedge that two measured pieces that should touch leave
+    // between them (14-piece photo seed 5: 1.3°, 130 px). No piece has such a corner; with a
+    // measured tolerance (eps = 0.1, angles 2.6° over 20) the tip is skipped, not a dead end.
+    let classes = [class(&[[0., 0.], [10., 0.], [10., 10.], [0., 10.]], 1)];
+    let needle = region(&[
+        [0., 0.],
+        [10., 0.],
+        [10., 10.],
+        [5.3, 10.],
+        [5.1, 30.],
+        [5., 10.],
+        [0., 10.],
+    ]);
+    let s = Search::new(&classes, Tol::new(10.0, 0.01), Count(0));
+    let (j, cands) = s.best_vertex(&needle, &[1]).expect("not a dead end");
+    assert!(needle.angle(j) > 0.5 && !cands.is_empty());
+    // Exact puzzles keep every corner: the tip admits no piece.
+    let exact = Search::new(&classes, tol(), Count(0));
+    assert!(exact.best_vertex(&needle, &[1]).is_none());
+}

@@ -2,6 +2,7 @@
 //! run the search, and turn each path of placings into placements of the input pieces.
 
 use super::assign::{assign, Placed};
+use super::contacts::solution_misfit;
 use super::geometry::{meet, sub, Meet, Pt, Tol};
 use super::records::{clean_simple, contains, oriented, RegionPolygon};
 use super::search::{PieceClass, Search, Step, Stop, Visitor};
@@ -20,6 +21,9 @@ pub struct Prepared {
     pub(super) members: Vec<Vec<usize>>,
     pub(super) classes: Vec<PieceClass>,
     pub(super) region: Vec<Vec<Pt>>,
+    /// The target as given (every vertex, also those too flat to be corners to the search:
+    /// where cuts meet the border, they tell the solution's fit where pieces' corners are).
+    pub(super) target_input: Vec<Vec<Pt>>,
     pub(super) symmetries: Vec<Iso>,
     pub(super) flip: bool,
 }
@@ -103,6 +107,7 @@ pub fn prepare(puzzle: &Puzzle, options: &Options) -> Result<Prepared, PolygonEr
         members,
         classes,
         region,
+        target_input: puzzle.target.clone(),
         symmetries,
         flip: puzzle.flip,
     })
@@ -159,15 +164,18 @@ fn interior_point(p: &[Pt]) -> Pt {
     ]
 }
 
-/// Collects counts and the first `max_print` distinct solutions.
+/// Collects counts and the first `max_print` distinct solutions (with `rank`, the best
+/// fitting ones, each with its misfit and its number of corners).
 struct Collector<'a> {
     prepared: &'a Prepared,
     all: bool,
+    rank: bool,
     max_print: usize,
     arrangements: u64,
     raw: u64,
     seen: HashSet<Vec<i64>>,
     solutions: Vec<Solution>,
+    ranked: Vec<(f64, usize, Vec<i64>, Solution)>,
 }
 
 impl Visitor for Collector<'_> {
@@ -189,6 +197,11 @@ impl Visitor for Collector<'_> {
         let placed: Vec<(usize, Vec<Pt>)> =
             path.iter().map(|s| (s.class, s.placed.clone())).collect();
         let key = canonical_key(&placed, &p.symmetries, &p.tol);
+        if self.rank {
+            self.seen.insert(key.clone());
+            self.keep_ranked(key, to_solution(p, path));
+            return true;
+        }
         if self.seen.insert(key) && self.solutions.len() < self.max_print {
             self.solutions.push(to_solution(p, path));
         }
@@ -196,19 +209,46 @@ impl Visitor for Collector<'_> {
     }
 }
 
+impl Collector<'_> {
+    /// Keeps `solution` among the `max_print` best fitting, one per distinct class.
+    fn keep_ranked(&mut self, key: Vec<i64>, solution: Solution) {
+        let polys: Vec<Vec<Pt>> = solution
+            .placements
+            .iter()
+            .map(|pl| pl.vertices.clone())
+            .collect();
+        let cap = 3.0 * self.prepared.tol.eps;
+        let (cost, corners) = solution_misfit(&polys, &self.prepared.target_input, cap);
+        if let Some(k) = self.ranked.iter().position(|r| r.2 == key) {
+            if cost >= self.ranked[k].0 {
+                return;
+            }
+            self.ranked.remove(k);
+        }
+        let at = self.ranked.partition_point(|r| r.0 <= cost);
+        self.ranked.insert(at, (cost, corners, key, solution));
+        self.ranked.truncate(self.max_print.max(1));
+    }
+}
+
 pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
     let collector = Collector {
         prepared: p,
         all: options.all,
+        rank: options.rank,
         max_print: if options.all { options.max_print } else { 1 },
         arrangements: 0,
         raw: 0,
         seen: HashSet::new(),
         solutions: Vec::new(),
+        ranked: Vec::new(),
     };
     let mut search = Search::new(&p.classes, p.tol, collector);
     search.allow_leftover = options.allow_leftover;
     search.max_nodes = options.max_nodes;
+    if options.rank && !options.all {
+        search.soft_limit = super::RANK_NODES;
+    }
     search.memo_limit = options.memo_limit;
     search.refine = options.refine;
     let region: Vec<RegionPolygon> = p.region.iter().map(|r| RegionPolygon::new(r)).collect();
@@ -217,7 +257,11 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
         Err(Stop::NodeLimit) => return Err(PolygonError::NodeLimit(options.max_nodes)),
     }
     let (nodes, memo_hits) = (search.nodes, search.memo_hits);
-    let c = search.into_visitor();
+    let mut c = search.into_visitor();
+    let misfit_rms = c.ranked.first().map(|r| (r.0 / r.1.max(1) as f64).sqrt());
+    if c.rank {
+        c.solutions = c.ranked.drain(..).map(|r| r.3).collect();
+    }
     Ok(Report {
         distinct: c.seen.len() as u64,
         raw: c.raw,
@@ -229,6 +273,7 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
         elapsed_ms: 0.0,
         exhaustive: options.all,
         solutions: c.solutions,
+        misfit_rms,
     })
 }
 
@@ -244,8 +289,15 @@ fn to_solution(p: &Prepared, path: &[Step]) -> Solution {
             vertices: &s.placed,
         })
         .collect();
-    let fixed: Vec<Pt> = p.region.iter().flatten().copied().collect();
-    let chosen = assign(&placed, &p.members, &p.pieces, p.flip, &fixed, &p.tol);
+    let chosen = assign(
+        &placed,
+        &p.members,
+        &p.pieces,
+        &p.input,
+        p.flip,
+        &p.target_input,
+        &p.tol,
+    );
     let tidy_pt = |q: Pt| [tidy(q[0], p.tol.eps), tidy(q[1], p.tol.eps)];
     let mut placements: Vec<Placement> = chosen
         .into_iter()

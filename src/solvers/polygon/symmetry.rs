@@ -18,6 +18,10 @@ pub struct Anchor {
     pub angle_next: f64,
     pub side_prev: f64,
     pub side_next: f64,
+    /// Lengths of the sides beyond those: q_(l−1) q_(l−2) and q_(l+1) q_(l+2). The angles at
+    /// q_(l−1) and q_(l+1) are only as good as the directions of their shorter sides.
+    pub beyond_prev: f64,
+    pub beyond_next: f64,
     pub mirror: bool,
     /// For each local vertex, its index in the (cleaned, counter-clockwise) piece.
     pub order: Vec<usize>,
@@ -69,6 +73,8 @@ pub fn anchors(ccw: &[Pt], flip: bool, tol: &Tol) -> Vec<Anchor> {
             let angle_at =
                 |k: usize| interior_angle_cw(pts[(k + 1) % n], pts[k], pts[(k + n - 1) % n]);
             let side_next = local[1][0].hypot(local[1][1]);
+            let beyond_prev = super::geometry::dist(local[n - 1], local[n - 2]);
+            let beyond_next = super::geometry::dist(local[1], local[2 % n]);
             let a = Anchor {
                 local,
                 angle: angle_at(l),
@@ -76,6 +82,8 @@ pub fn anchors(ccw: &[Pt], flip: bool, tol: &Tol) -> Vec<Anchor> {
                 angle_next: angle_at((l + 1) % n),
                 side_prev: len,
                 side_next,
+                beyond_prev,
+                beyond_next,
                 mirror,
                 order,
             };

@@ -1,0 +1,233 @@
+//! The photo path end to end from rendered images (`jigsaw synth --kind polygonal` scans and
+//! photos, traced by the vision front end), through the CLI and the library.
+
+use super::survey_seeds;
+use crate::util::{run, scratch};
+use jigsaw::piece_set::PieceSet;
+use jigsaw::score::synthetic::score;
+use jigsaw::solvers::polygon::photo::photo_pieces;
+use jigsaw::synth::{generate, Kind, Params, Style};
+
+/// End to end through the CLI on rendered images: `jigsaw synth --kind polygonal` images, the
+/// truth outline as a polygon-file target, `jigsaw solve --solver polygon`, and the written
+/// `assembly.json` scored against the truth.
+fn end_to_end(pieces: usize, seed: u64, style: Style) -> Result<(), String> {
+    let dir = scratch();
+    let mut p = Params::new(Kind::Polygonal, pieces, seed);
+    p.style = style;
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let target = dir.path().join("target.txt");
+    let coords: Vec<String> = out
+        .truth
+        .assembled
+        .outline
+        .iter()
+        .map(|q| format!("{} {}", q[0], q[1]))
+        .collect();
+    std::fs::write(&target, format!("target: {}\n", coords.join(", "))).unwrap();
+    let result = dir.path().join("out");
+    let r = run(&[
+        "solve",
+        "--solver",
+        "polygon",
+        dir.path().join("images").to_str().unwrap(),
+        "--target",
+        target.to_str().unwrap(),
+        "-o",
+        result.to_str().unwrap(),
+        "--json",
+    ]);
+    if r.status.code() != Some(0) {
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        return Err(format!(
+            "exit {:?}: {}",
+            r.status.code(),
+            stderr.lines().last().unwrap_or("")
+        ));
+    }
+    let text = std::fs::read_to_string(result.join("assembly.json")).unwrap();
+    let assembly = serde_json::from_str(&text).expect("assembly.json parses");
+    let s = score(&assembly, &out.truth).expect("scores");
+    if !s.perfect {
+        return Err(format!(
+            "not perfect: {} placed, {}/{} direct",
+            s.pieces_placed, s.direct_correct, s.pieces_expected
+        ));
+    }
+    if !result.join("solution.png").is_file() {
+        return Err("no solution.png".into());
+    }
+    Ok(())
+}
+
+/// The cases `(pieces, seed)` of `style` that do not solve end to end, with why.
+fn failures(style: Style, cases: &[(usize, u64)]) -> Vec<String> {
+    cases
+        .iter()
+        .filter_map(|&(n, seed)| {
+            end_to_end(n, seed, style)
+                .err()
+                .map(|e| format!("{n} pieces seed {seed}: {e}"))
+        })
+        .collect()
+}
+
+/// Rendered scans through the CLI: several seeds of every size, among them 14:1 (a piece
+/// corner cut by an 11 px side, 5° off its hole's: SIDE CHECK refused it until it compared
+/// corners by their shortest side) and 14:5 (the near-isosceles triangle, whose chirality the
+/// target's flat vertices, where cuts meet the border, decide).
+#[test]
+fn rendered_scans_solve_end_to_end() {
+    let cases = [
+        (7, 2),
+        (7, 4),
+        (10, 3),
+        (10, 5),
+        (12, 2),
+        (12, 4),
+        (14, 1),
+        (14, 2),
+        (14, 3),
+        (14, 5),
+    ];
+    let failed = failures(Style::Scan, &cases);
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// Rendered photos through the CLI (blurred JPEGs with drop shadows, whose masks come out
+/// about 2 px fat and wandering, so the sides are snapped to the images' colour edges): seeds
+/// of every size, among them the dark-background ones whose mask noise (0.33–0.35 px) is
+/// closest to a scan's, and 10:6, 12:8 and 12:9, which failed before the straightening merged
+/// rounded corner tips and SIDE CHECK allowed for the least-squares pose, and 14:5, which
+/// dead-ended on a 1.3° needle left between two pieces until BEST VERTEX skipped needle tips.
+#[test]
+fn rendered_photos_solve_end_to_end() {
+    let cases = [
+        (7, 2),
+        (7, 4),
+        (10, 2),
+        (10, 6),
+        (12, 5),
+        (12, 8),
+        (12, 9),
+        (14, 2),
+        (14, 3),
+        (14, 5),
+    ];
+    let failed = failures(Style::Photo, &cases);
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// The end-to-end success rate over seeds 1..=SURVEY_SEEDS (default 5) for 7, 10, 12 and 14
+/// pieces, style `SURVEY_STYLE` (`scan` or `photo`), printed as a table
+/// (`scripts/bench-polygon-photo --rendered`).
+#[test]
+#[ignore = "survey: run with --ignored --nocapture"]
+fn survey_rendered() {
+    let seeds = survey_seeds(5);
+    let style = match std::env::var("SURVEY_STYLE").as_deref() {
+        Ok("photo") => Style::Photo,
+        _ => Style::Scan,
+    };
+    println!("pieces  solved  failures ({style:?})");
+    for n in [7, 10, 12, 14] {
+        let mut failures = Vec::new();
+        for seed in 1..=seeds {
+            if let Err(e) = end_to_end(n, seed, style) {
+                failures.push(format!("seed {seed}: {e}"));
+            }
+        }
+        let solved = seeds as usize - failures.len();
+        println!("{n:>6}  {solved:>3}/{seeds:<3}  {}", failures.join("; "));
+    }
+}
+
+/// 7 pieces seed 5, rendered scan: one piece's long side carries a straight-through vertex
+/// (the end of a neighbour's cut, 0.1° off straight) next to a short side; the straightening
+/// split it in two runs whose lines crossed 40 px away, and the polygon came out non-simple.
+/// 12 pieces seed 1, rendered photo (pale pieces on light paper): a triangle's outline, bent by
+/// the shadow, straightened into a self-crossing pentagon until spurious breaks were removed
+/// while the polygon crossed itself. Every traced piece must straighten into a simple polygon.
+#[test]
+fn rendered_pieces_straighten_into_simple_polygons() {
+    use jigsaw::solvers::polygon::geometry::Tol;
+    use jigsaw::solvers::polygon::photo::photo_pieces_on_images;
+    use jigsaw::solvers::polygon::records::clean_simple;
+    let load = |p: &str| image::open(p).ok().map(|i| i.to_rgb8());
+    let tol = Tol::new(1.0, 1e-6);
+    for (n, seed, style) in [(7, 5, Style::Scan), (12, 1, Style::Photo)] {
+        let (_dir, set) = rendered_set(n, seed, style);
+        let photo = photo_pieces_on_images(&set, load).expect("straightens");
+        for (k, poly) in photo.polygons.iter().enumerate() {
+            assert!(
+                clean_simple(poly, &tol).is_ok(),
+                "{n}:{seed} piece {k}: {poly:?}"
+            );
+        }
+    }
+}
+
+/// Traced pieces (local corners) of a rendered polygonal puzzle of `pieces` in `style`.
+fn rendered_set(pieces: usize, seed: u64, style: Style) -> (tempfile::TempDir, PieceSet) {
+    let dir = scratch();
+    let mut p = Params::new(Kind::Polygonal, pieces, seed);
+    p.style = style;
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let mut opts = jigsaw::vision::PipelineOptions::default();
+    opts.describe.critical.four_sided = false;
+    let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
+    let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
+    assert_eq!(run.set.pieces.len(), pieces, "{style:?}");
+    (dir, run.set)
+}
+
+/// Scans' masks have sharp edges (fit noise of a digitised line): their outline fits are kept.
+/// Photos' masks wander (fit noise above `BLURRED_MASK_NOISE_PX`): their sides are found on the
+/// colour edges, which straightens them into as many corners as the cut has (not the 9–13
+/// the wandering masks gave) and takes away the masks' 2 px of fat, while the solver's
+/// tolerance is still scaled by the masks' noise.
+#[test]
+fn only_blurred_masks_are_snapped_to_the_image() {
+    use jigsaw::solvers::polygon::photo::{photo_pieces_on_images, BLURRED_MASK_NOISE_PX};
+    let load = |p: &str| image::open(p).ok().map(|i| i.to_rgb8());
+    let (_keep, scan) = rendered_set(10, 2, Style::Scan);
+    let plain = photo_pieces(&scan).expect("straightens");
+    assert!(
+        plain.noise_px <= BLURRED_MASK_NOISE_PX,
+        "{}",
+        plain.noise_px
+    );
+    assert_eq!(
+        photo_pieces_on_images(&scan, load).expect("straightens"),
+        plain
+    );
+
+    let (_keep, photo) = rendered_set(10, 2, Style::Photo);
+    let plain = photo_pieces(&photo).expect("straightens");
+    assert!(plain.noise_px > BLURRED_MASK_NOISE_PX, "{}", plain.noise_px);
+    let snapped = photo_pieces_on_images(&photo, load).expect("straightens");
+    assert_eq!(snapped.noise_px, plain.noise_px);
+    let corners = |p: &jigsaw::solvers::polygon::photo::PhotoPieces| {
+        p.polygons.iter().map(Vec::len).sum::<usize>()
+    };
+    assert!(
+        corners(&snapped) < corners(&plain),
+        "{} corners",
+        corners(&snapped)
+    );
+    // Truth: 4–6 corners a piece; the masks are about 11 % too large, the snapped pieces
+    // within a few percent (a shared offset the area calibration removes).
+    assert!(
+        snapped.polygons.iter().all(|p| p.len() <= 7),
+        "{:?}",
+        snapped.polygons
+    );
+    assert!(
+        snapped.area < 0.95 * plain.area,
+        "{} vs {}",
+        snapped.area,
+        plain.area
+    );
+}
