@@ -12,8 +12,7 @@
 //!
 //! Two users: the vision stage cuts bulges out of piece masks with the per-point offsets
 //! ([`snap_offsets`], relative to the piece's typical offset, see [`super::snapped_mask`]), and
-//! the polygon path fits straight sides to the snapped points ([`snap_outline`], the function
-//! `solvers::polygon::edge_snap` holds a copy of, with its tests).
+//! the polygon path fits straight sides to the snapped points ([`snap_outline`]).
 //!
 //! A known bias (measured on classic photo seed 1 at 120 px, light paper): the 1 px cardboard
 //! rim is darker than white paper, the paper → rim and rim → face steps merge under the blur,

@@ -15,7 +15,8 @@ pub mod assign;
 #[cfg(test)]
 mod chirality_tests;
 pub mod contacts;
-pub mod edge_snap;
+/// Snapping outlines to the photo's colour edges lives with the vision stage, which also uses it.
+pub use crate::vision::edge_snap;
 pub mod geometry;
 pub mod parse;
 pub mod photo;
