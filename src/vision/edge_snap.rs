@@ -66,7 +66,12 @@ const MIN_FOUND: f64 = 0.8;
 /// [`MIN_FOUND`] of the points found an edge (the outline runs off the image, or there is no
 /// edge to find): the caller keeps the outline.
 pub fn snap_outline(points: &[Pt], img: &RgbImage) -> Option<Vec<Pt>> {
-    let out: Vec<Pt> = snap_offsets(points, img, SYMMETRIC_REACH)?
+    snap_outline_within(points, img, SYMMETRIC_REACH)
+}
+
+/// [`snap_outline`] looking for the edge within `reach`.
+pub fn snap_outline_within(points: &[Pt], img: &RgbImage, reach: Reach) -> Option<Vec<Pt>> {
+    let out: Vec<Pt> = snap_offsets(points, img, reach)?
         .into_iter()
         .zip(points)
         .filter_map(|(o, &p)| o.map(|o| add(p, scale(o.normal, o.offset))))

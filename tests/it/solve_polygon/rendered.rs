@@ -100,10 +100,15 @@ fn rendered_scans_solve_end_to_end() {
 /// of every size, among them the dark-background ones whose mask noise (0.33–0.35 px) is
 /// closest to a scan's, and 10:6, 12:8 and 12:9, which failed before the straightening merged
 /// rounded corner tips and SIDE CHECK allowed for the least-squares pose, and 14:5, which
-/// dead-ended on a 1.3° needle left between two pieces until BEST VERTEX skipped needle tips.
+/// dead-ended on a 1.3° needle left between two pieces until BEST VERTEX skipped needle tips;
+/// and light paper (7:1, 10:10, 14:1), whose drop shadows' far edge the snap took for the cut
+/// until it looked only 2 px outwards on photographs with shadows (`photo::snap_reach`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (7, 1),
+        (10, 10),
+        (14, 1),
         (7, 2),
         (7, 4),
         (10, 2),
