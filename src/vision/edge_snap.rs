@@ -61,16 +61,11 @@ const NEIGHBOURS: usize = 5;
 const MIN_FOUND: f64 = 0.8;
 
 /// The closed outline `points` (boundary pixel centres, either orientation) with every point
-/// moved along the outline's normal onto the colour edge of `img` within [`REACH`];
+/// moved along the outline's normal onto the colour edge of `img` within `reach`;
 /// points whose edge disagrees with their neighbours' are left out. `None` when fewer than
 /// [`MIN_FOUND`] of the points found an edge (the outline runs off the image, or there is no
 /// edge to find): the caller keeps the outline.
-pub fn snap_outline(points: &[Pt], img: &RgbImage) -> Option<Vec<Pt>> {
-    snap_outline_within(points, img, SYMMETRIC_REACH)
-}
-
-/// [`snap_outline`] looking for the edge within `reach`.
-pub fn snap_outline_within(points: &[Pt], img: &RgbImage, reach: Reach) -> Option<Vec<Pt>> {
+pub fn snap_outline(points: &[Pt], img: &RgbImage, reach: Reach) -> Option<Vec<Pt>> {
     let out: Vec<Pt> = snap_offsets(points, img, reach)?
         .into_iter()
         .zip(points)

@@ -122,7 +122,7 @@ fn a_fat_outline_snaps_onto_the_square_it_surrounds() {
         outline.push([18.5, 61.5 - k as f64]);
     }
     for points in [outline.clone(), outline.into_iter().rev().collect()] {
-        let snapped = snap_outline(&points, &img).expect("snaps");
+        let snapped = snap_outline(&points, &img, SYMMETRIC_REACH).expect("snaps");
         assert!(snapped.len() > 120, "{} points kept", snapped.len());
         // Away from the rounded corners every point lies on the square's boundary.
         let off: Vec<f64> = snapped
@@ -142,7 +142,7 @@ fn a_fat_outline_snaps_onto_the_square_it_surrounds() {
 fn an_outline_off_the_image_is_left_alone() {
     let img = blurred(30, 30, |x, _| split(x, 15.0, [200.0, 220.0, 60.0], BLUE));
     let outside: Vec<Pt> = (0..40).map(|k| [100.0 + k as f64, 100.0]).collect();
-    assert_eq!(snap_outline(&outside, &img), None);
+    assert_eq!(snap_outline(&outside, &img, SYMMETRIC_REACH), None);
 }
 
 #[test]

@@ -15,7 +15,7 @@
 //! an [`Assembly`] transform is. Mirrored pieces get a reflection composed into the matrix,
 //! whose determinant is then −1.
 
-use super::edge_snap::{snap_outline_within, Reach, SYMMETRIC_REACH};
+use super::edge_snap::{snap_outline, Reach, SYMMETRIC_REACH};
 use super::geometry::{signed_area, Pt, Tol};
 use super::records::clean_simple;
 use super::sides::{fit_sides, SideParams};
@@ -152,7 +152,7 @@ pub fn straighten_on_image(
     img: &image::RgbImage,
     reach: Reach,
 ) -> Option<Straightened> {
-    let snapped = snap_outline_within(&chain_points(piece), img, reach)?;
+    let snapped = snap_outline(&chain_points(piece), img, reach)?;
     let params = SideParams {
         pixel_centres: false,
         ..SideParams::default()
