@@ -10,7 +10,7 @@
 use super::geometry::{Pose, P2};
 use super::shapes::{ChainletShape, Shapes, SAMPLES};
 use crate::plane::contains;
-use crate::vision::{load_image, LabConverter, LoadLimits};
+use crate::vision::{lab_distance, load_image, LabConverter, LoadLimits};
 use image::{ImageDecoder, RgbImage};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -44,6 +44,8 @@ const MAX_FACTOR: f64 = 3.0;
 /// A typical colour difference (ΔE²) below this means the pictures carry no colour to match:
 /// JPEG noise alone on a printed picture gives tens.
 const MIN_TYPICAL: f64 = 1.0;
+/// Lightness counts half in the colour difference: light falls unevenly across a photograph.
+const LIGHTNESS_WEIGHT: f32 = 0.5;
 
 /// The colour profiles of a puzzle's chainlets and the colour difference typical of best
 /// matings, which is the unit the factor is measured in.
@@ -281,8 +283,7 @@ fn pixel(img: &RgbImage, p: &P2) -> Option<[u8; 3]> {
     Some(img.get_pixel(x as u32, y as u32).0)
 }
 
-/// Mean squared colour difference (ΔE², lightness weighted half: light falls unevenly across
-/// a photograph) over the `pairs` of samples (of `a`, of `b`) that face each other; `None`
+/// Mean squared colour difference (ΔE², lightness weighted by [`LIGHTNESS_WEIGHT`]) over the `pairs` of samples (of `a`, of `b`) that face each other; `None`
 /// when under half of `a`'s samples have a readable partner.
 fn colour_delta(
     a: &[[f32; 3]],
@@ -292,12 +293,7 @@ fn colour_delta(
     let mut sum = 0.0;
     let mut k = 0;
     for (p, q) in pairs.map(|(i, j)| (a[i], b[j])) {
-        let d = [
-            0.5 * (p[0] - q[0]) as f64,
-            (p[1] - q[1]) as f64,
-            (p[2] - q[2]) as f64,
-        ];
-        let d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        let d2 = f64::from(lab_distance(p, q, LIGHTNESS_WEIGHT)).powi(2);
         if d2.is_finite() {
             sum += d2;
             k += 1;

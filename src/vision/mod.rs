@@ -25,8 +25,8 @@ pub use load::{flatten_alpha, load_image, LoadError, LoadLimits, MIN_SIDE};
 pub use pipeline::{trace_images, ImageError, PipelineOptions, StageTimes, TraceRun};
 pub use region::{PieceRegion, Segmentation};
 pub use segment::{
-    background_distance, segment, segment_with_diagnostics, LabConverter, SegmentDiagnostics,
-    SegmentOptions, MIN_AUTO_THRESHOLD,
+    background_distance, lab_distance, segment, segment_with_diagnostics, LabConverter,
+    SegmentDiagnostics, SegmentOptions, MIN_AUTO_THRESHOLD,
 };
 pub use snapped_mask::{snap_piece, snap_region};
 pub use trace::{opencv_order_border, trace_mask, trace_region, TraceError};

@@ -31,7 +31,7 @@ mod welded;
 use super::region::{PieceRegion, Segmentation};
 use crate::piece_set::RejectReason;
 use classify::Verdict;
-pub use colour::LabConverter;
+pub use colour::{distance as lab_distance, LabConverter};
 use image::{GrayImage, RgbImage};
 pub use model::background_distance;
 use model::{model_background, BackgroundModel};
