@@ -116,7 +116,7 @@ impl SeamColours {
     /// What the mating of `a` with `b` has its Δ multiplied by: above 1 for colours that do
     /// not continue across the seam, below 1 for colours that do.
     pub fn factor(&self, a: usize, b: usize) -> f64 {
-        self.factor_of(self.delta(a, b))
+        self.factor_of(|| self.delta(a, b))
     }
 
     /// [`Self::factor`] with the colours compared at a pose (see [`Self::delta_at`]).
@@ -126,14 +126,13 @@ impl SeamColours {
         b: (usize, &ChainletShape),
         pose: &Pose,
     ) -> f64 {
-        if self.typical.is_none() {
-            return 1.0;
-        }
-        self.factor_of(self.delta_at(a, b, pose))
+        self.factor_of(|| self.delta_at(a, b, pose))
     }
 
-    fn factor_of(&self, delta: Option<f64>) -> f64 {
-        match (self.typical, delta) {
+    /// The factor for the colour difference `delta` yields; 1 (and `delta` not computed)
+    /// before calibration or when the pictures carry no colour.
+    fn factor_of(&self, delta: impl FnOnce() -> Option<f64>) -> f64 {
+        match (self.typical, self.typical.and_then(|_| delta())) {
             (Some(t), Some(c)) => ((c + FLOOR * t) / t)
                 .powf(WEIGHT)
                 .clamp(MIN_FACTOR, MAX_FACTOR),

@@ -107,6 +107,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     let growth = restarts::grow(&shapes, &table);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
+    let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
     AssemblyReport {
         assembly,
         timings: AssemblyTimings {
@@ -120,16 +121,10 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         comparisons: table.comparisons,
         rejected_closures: growth.rejections,
         chainlets: shapes.chainlets.len(),
-        chainlets_shaped: shapes.chainlets.iter().filter(|c| !c.straight).count(),
+        chainlets_shaped: shaped,
         chainlets_with_candidates: cands.iter().filter(|c| !c.is_empty()).count(),
         chainlets_with_matings: table.per_chainlet.iter().filter(|m| !m.is_empty()).count(),
-        mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64
-            / shapes
-                .chainlets
-                .iter()
-                .filter(|c| !c.straight)
-                .count()
-                .max(1) as f64,
+        mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64 / shaped.max(1) as f64,
         secondary_points: refined.as_ref().map_or(0, |r| r.1),
         piece_set: refined.map(|r| r.0),
     }
