@@ -38,6 +38,18 @@ const CLOSURE_SLIDE: f64 = 0.025;
 const MAX_OPEN_SEAMS: usize = 1;
 const MIN_GOOD_BESIDE_OPEN: usize = 2;
 
+/// In a pocket (a piece lying along at least this many open chainlets), up to
+/// [`POCKET_OPEN_SEAMS`] seams may exceed the limit, by at most [`POCKET_FACTOR`] times, if
+/// the mating table holds each of them as the best mate of one side. Around a hole the
+/// cluster has grown along two paths, and their small pose errors meet there: the hole is a
+/// little out of shape, so the piece that fills it fits two sides at once but not all four,
+/// though each of its sides was independently found to match exactly the chainlet it now
+/// lies along. Only tried once growth has stopped (see `grow`), so it fills holes and never
+/// steers the spiral.
+const POCKET_SEAMS: usize = 3;
+const POCKET_OPEN_SEAMS: usize = 2;
+const POCKET_FACTOR: f64 = 4.0;
+
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
 
@@ -46,6 +58,8 @@ pub struct ClosureTest<'a> {
     pub table: &'a MatingTable,
     /// Distance within which two chainlet ends count as meeting.
     pub tol_end: f64,
+    /// Whether a pocket's distorted seams are tolerated (see [`POCKET_SEAMS`]).
+    pub pockets: bool,
 }
 
 impl ClosureTest<'_> {
@@ -154,6 +168,24 @@ impl ClosureTest<'_> {
             .collect();
         let (good, open): (Closed, Closed) = measured.into_iter().partition(|m| m.2 <= limit);
         let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
-        (open.is_empty() || tolerated).then_some(good)
+        if open.is_empty() || tolerated {
+            return Some(good);
+        }
+        self.pocket_fills(good, open, limit)
+    }
+
+    /// The seams of a piece filling a pocket, the distorted ones included, if every seam over
+    /// the limit is one the mating table found on its own (see [`POCKET_SEAMS`]).
+    fn pocket_fills(&self, good: Closed, open: Closed, limit: f64) -> Option<Closed> {
+        let best_of = |a: usize| self.table.per_chainlet[a].first().map(|m| m.b);
+        let confirmed = |&(a, b, d): &(usize, usize, f64)| {
+            d <= POCKET_FACTOR * limit && (best_of(a) == Some(b) || best_of(b) == Some(a))
+        };
+        let fills = self.pockets
+            && good.len() + open.len() >= POCKET_SEAMS
+            && open.len() <= POCKET_OPEN_SEAMS
+            && !good.is_empty()
+            && open.iter().all(confirmed);
+        fills.then(|| good.into_iter().chain(open).collect())
     }
 }

@@ -110,6 +110,7 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
             tol_end: ENDPOINT_FRACTION * shapes.median_size,
             members: Vec::new(),
             grid: MemberGrid::for_pieces(shapes),
+            pockets: false,
         };
         sequence += 1;
         g.placed[seed] = Some(Placed {
@@ -126,7 +127,15 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
         loop {
             g.rejections += grower.refresh(&g);
             let Some((piece, proposal)) = grower.best(&g, last) else {
-                break;
+                if grower.pockets {
+                    break;
+                }
+                // Growth has stopped: relax the cluster, then fill the holes it left.
+                relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
+                grower.rebuild_grid(&g);
+                grower.pockets = true;
+                grower.repropose(&g);
+                continue;
             };
             let closed = proposal.closes.clone().unwrap_or_default();
             let pose = if closed.len() >= 2 {
@@ -239,6 +248,8 @@ struct Grower<'a> {
     /// Members by where their centroid lies in the cluster frame, so the closure test only
     /// looks at pieces that can touch the candidate.
     grid: MemberGrid,
+    /// Once growth has stopped: pockets may close with distorted seams (see `closure`).
+    pockets: bool,
 }
 
 impl Grower<'_> {
@@ -351,6 +362,7 @@ impl Grower<'_> {
                         shapes: self.shapes,
                         table: self.table,
                         tol_end: self.tol_end,
+                        pockets: self.pockets,
                     }
                     .run(&self.grid, g, j, &q.pose),
                 })

@@ -115,6 +115,7 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
         shapes,
         table,
         tol_end,
+        pockets: false,
     };
     let mut seams = Vec::new();
     for &i in &from {
