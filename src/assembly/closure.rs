@@ -49,6 +49,8 @@ const MIN_GOOD_BESIDE_OPEN: usize = 2;
 const POCKET_SEAMS: usize = 3;
 const POCKET_OPEN_SEAMS: usize = 2;
 const POCKET_FACTOR: f64 = 4.0;
+/// … or every seam within this many times the limit, table or not.
+const POCKET_NEAR: f64 = 2.0;
 
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
@@ -181,11 +183,13 @@ impl ClosureTest<'_> {
         let confirmed = |&(a, b, d): &(usize, usize, f64)| {
             d <= POCKET_FACTOR * limit && (best_of(a) == Some(b) || best_of(b) == Some(a))
         };
+        let near = |&(_, _, d): &(usize, usize, f64)| d <= POCKET_NEAR * limit;
         let fills = self.pockets
             && good.len() + open.len() >= POCKET_SEAMS
-            && open.len() <= POCKET_OPEN_SEAMS
-            && !good.is_empty()
-            && open.iter().all(confirmed);
+            && (open.iter().all(near)
+                || (open.len() <= POCKET_OPEN_SEAMS
+                    && !good.is_empty()
+                    && open.iter().all(confirmed)));
         fills.then(|| good.into_iter().chain(open).collect())
     }
 }
