@@ -252,16 +252,17 @@ fn classic_100_scans_end_to_end() {
     );
 }
 
-/// Photos (uneven light, shadow, blur, JPEG): seeds 1–12 measured 97.8, 100, 98.3, 100, 100,
-/// 97.8, 100, 100, 97.8, 100, 100, 100 % since matings are weighed by the picture's colour
-/// across the seam (`assembly::edge_colour`) and bulging outlines are snapped to the colour
-/// edge (`vision::snapped_mask`); seeds 1 and 10 (overexposed white paper) were 58 and 54 %
-/// before. The suite runs seeds 1, 3 and 10, the hardest, with light paper among them.
+/// Photos (uneven light, shadow, blur, JPEG): seeds 1–12 measured 100, 100, 98.3, 100, 100,
+/// 97.8, 100, 100, 97.8, 100, 100, 100 % since holes left by growth are filled (pockets, see
+/// `assembly::closure`; seed 1 was 97.8 %), matings are weighed by the picture's colour across
+/// the seam (`assembly::edge_colour`) and bulging outlines are snapped to the colour edge
+/// (`vision::snapped_mask`); seeds 1 and 10 (overexposed white paper) were 58 and 54 % before
+/// those two. The suite runs seeds 1, 3 and 10, the hardest, with light paper among them.
 #[test]
 fn classic_100_photos_end_to_end() {
     let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Photo, &[1, 3, 10]);
     assert!(
-        fewest >= 98 && mean >= 0.97,
+        fewest >= 99 && mean >= 0.99,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
