@@ -4,6 +4,7 @@
 mod apex;
 mod critical;
 mod inflection;
+mod lobes;
 mod outline;
 mod pixel_edge;
 mod quad;
@@ -33,6 +34,10 @@ pub fn critical_points(chain: &ChainCode, opts: &CriticalOptions) -> Vec<Critica
         }
     }
     let mut points = discontinuities(&outline, opts);
+    if opts.skip_lobes {
+        let on_lobe = lobes::lobe_chain_indices(&outline, chain.len());
+        points.retain(|c| !on_lobe[c.index % on_lobe.len()]);
+    }
     if points.len() < 2 {
         let taken: Vec<usize> = points.iter().map(|c| c.index).collect();
         points.extend(

@@ -32,7 +32,7 @@ pub struct Args {
     /// Corner model: `quad` picks the four corners of four-sided pieces where a piece fits the
     /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces);
     /// `irregular` also keeps the shallower turns where three or more pieces of an irregular
-    /// cut meet (junction corners of 120–150°).
+    /// cut meet (junction corners of 120–160°), and drops those on knobs, holes and necks.
     #[arg(long, value_enum, default_value_t = Corners::Quad)]
     pub corners: Corners,
     /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the

@@ -1,0 +1,118 @@
+//! Knobs and holes ("lobes") of a piece outline, so that the sharp turns at their necks are
+//! not taken for corners.
+//!
+//! On an irregular cut the corners where three pieces meet turn by only 30–60°, and the
+//! shoulders where a side turns into a knob's neck turn as much: the slope test alone cannot
+//! tell them apart. Shape can: a lobe is a stretch of outline that leaves through a narrow
+//! neck and comes back to it, so its two ends are close while the arc between them is long.
+//! Around a corner the arc is at most about twice the chord (a 60° corner), around a knob or a
+//! hole it is three to five times the neck.
+
+use super::outline::Outline;
+
+/// Arc over chord at and above which a stretch of outline is a lobe.
+const LOBE_RATIO: f64 = 2.8;
+/// Lobe arcs considered, as fractions of the piece size (√area): a knob's outline from neck to
+/// neck is about half the size; shorter arcs are corners and wiggles. A whole side, knob and
+/// all, is about 1.5 times as long as its chord, far under the ratio.
+const MIN_ARC: f64 = 0.15;
+const MAX_ARC: f64 = 1.0;
+/// The shoulders where the side turns into the neck lie just outside the narrowest pair: the
+/// mark reaches this fraction of the size beyond it.
+const SHOULDER: f64 = 0.06;
+
+/// Per outline sample, whether it lies on a lobe or its shoulders.
+pub fn lobe_samples(outline: &Outline) -> Vec<bool> {
+    let n = outline.len();
+    let mut lobe = vec![false; n];
+    let size = outline.size();
+    let (k0, k1) = ((MIN_ARC * size) as usize, (MAX_ARC * size) as usize);
+    if n < 16 || k0 < 4 || k1 >= n / 2 {
+        return lobe;
+    }
+    let margin = (SHOULDER * size).round() as isize;
+    for i in 0..n {
+        let a = outline.points[i];
+        let Some(k) = (k0..=k1).rev().find(|&k| {
+            let b = outline.at(i, k as isize);
+            let chord = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt();
+            k as f64 >= LOBE_RATIO * chord.max(1.0)
+        }) else {
+            continue;
+        };
+        for t in -margin..=(k as isize + margin) {
+            lobe[(i as isize + t).rem_euclid(n as isize) as usize] = true;
+        }
+    }
+    lobe
+}
+
+/// Per chain index (as [`Outline::chain_index`] maps samples), whether it lies on a lobe.
+pub fn lobe_chain_indices(outline: &Outline, chain_len: usize) -> Vec<bool> {
+    let mut on = vec![false; chain_len.max(1)];
+    for (s, &l) in lobe_samples(outline).iter().enumerate() {
+        if l {
+            on[outline.chain_index[s] % chain_len.max(1)] = true;
+        }
+    }
+    on
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::ChainCode;
+
+    /// A 60 × 60 square (pixels 30..90) with a round knob of radius 9 on a neck 8 wide in the
+    /// middle of its top side, traced as a chain.
+    fn knobbed_square() -> ChainCode {
+        let mask = image::GrayImage::from_fn(120, 120, |x, y| {
+            let (x, y) = (x as i32 - 30, y as i32 - 30);
+            let square = (0..60).contains(&x) && (0..60).contains(&y);
+            let neck = (26..34).contains(&x) && (-6..0).contains(&y);
+            let head = (x - 30).pow(2) + (y + 13).pow(2) <= 81;
+            image::Luma([if square || neck || head { 255 } else { 0 }])
+        });
+        crate::vision::trace_mask(&mask).unwrap()
+    }
+
+    #[test]
+    fn a_knob_and_its_neck_are_a_lobe_and_the_square_corners_are_not() {
+        let outline = Outline::new(&knobbed_square());
+        let lobe = lobe_samples(&outline);
+        let near = |x: f64, y: f64| {
+            let d = |p: &[f64; 2]| (p[0] - x).powi(2) + (p[1] - y).powi(2);
+            (0..outline.len())
+                .min_by(|&a, &b| d(&outline.points[a]).total_cmp(&d(&outline.points[b])))
+                .unwrap()
+        };
+        assert!(lobe[near(60.0, 8.0)], "knob head");
+        assert!(lobe[near(56.0, 27.0)], "neck");
+        assert!(lobe[near(53.0, 30.0)], "shoulder");
+        for (x, y) in [(30.0, 30.0), (89.0, 30.0), (89.0, 89.0), (30.0, 89.0)] {
+            assert!(!lobe[near(x, y)], "corner ({x}, {y})");
+        }
+        assert!(!lobe[near(60.0, 89.0)], "the plain bottom side");
+    }
+
+    #[test]
+    fn a_50_degree_corner_is_not_a_lobe() {
+        // A right triangle, piece-sized, with its 50° corner at (20, 20), its 90° corner at
+        // (20, 220) and its 40° corner at (258, 220). A corner's arc is 1 / sin(angle / 2)
+        // times its chord: 2.37 at 50°, under the lobe ratio; 2.92 at 40°, over it (corners
+        // that sharp are lost).
+        let mask = image::GrayImage::from_fn(300, 250, |x, y| {
+            let (x, y) = (x as f64 - 20.0, y as f64 - 20.0);
+            let inside = x >= 0.0 && y <= 200.0 && x <= y * 50f64.to_radians().tan();
+            image::Luma([if inside { 255 } else { 0 }])
+        });
+        let outline = Outline::new(&crate::vision::trace_mask(&mask).unwrap());
+        let lobe = lobe_samples(&outline);
+        let d = |p: &[f64; 2], x: f64, y: f64| (p[0] - x).hypot(p[1] - y);
+        for (s, p) in outline.points.iter().enumerate() {
+            if d(p, 20.0, 20.0) < 30.0 || d(p, 20.0, 220.0) < 30.0 {
+                assert!(!lobe[s], "sample at {p:?}");
+            }
+        }
+    }
+}
