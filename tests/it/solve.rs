@@ -328,9 +328,10 @@ fn missing_and_extraneous_pieces_end_to_end() {
 }
 
 /// Irregular cuts end to end with the junction-corner model (`--corners irregular`) and Type II
-/// matings: seeds 1–6 measured 48.6, 43.6, 75.0, 64.9, 46.0, 57.9 % through the CLI (mean
-/// 56.0 %; 46 % without Type II matings, about 25 % with the four-sided model). The issue asks
-/// for 100 %; this floor guards the progress.
+/// matings: seeds 1–6 measured 64.9, 82.1, 75.0, 59.5, 51.4, 86.8 % through the CLI (mean
+/// 70.0 %) since turns on knobs and necks are dropped and the corner floors lowered
+/// (`chainlets::lobes`); 59.2 % before, 46 % without Type II matings, about 25 % with the
+/// four-sided model. The issue asks for 100 %; this floor guards the progress.
 #[test]
 fn irregular_20_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -339,7 +340,7 @@ fn irregular_20_scans_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 15 && mean >= 0.5,
+        fewest >= 15 && mean >= 0.65,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
