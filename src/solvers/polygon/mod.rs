@@ -28,6 +28,7 @@ pub mod refine;
 pub mod render;
 #[cfg(test)]
 mod replay_tests;
+pub mod repose;
 pub mod search;
 pub mod sides;
 mod solution;
