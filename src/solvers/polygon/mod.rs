@@ -59,6 +59,10 @@ fn yes() -> bool {
     true
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// How to search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -155,6 +159,10 @@ pub struct Report {
     /// Search nodes (calls of `solve(R, A)`).
     pub nodes: u64,
     pub memo_hits: u64,
+    /// With [`Options::refine`]: placings made legal by re-posing the placed pieces they
+    /// touch ([`repose`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reposes: u64,
     /// Number of symmetries of the target (1 = none but the identity).
     pub target_symmetries: usize,
     /// Groups of identical pieces with more than one member (0-based input indices).

@@ -13,7 +13,7 @@
 //! side onto its line). Errors are then shared by every contact a piece has so far instead of
 //! only those it had when placed.
 
-use super::geometry::{dist, dist_to_segment, dot, norm, sub, Pt, Tol};
+use super::geometry::{dot, norm, sub, Pt, Tol};
 
 /// Gauss–Newton rounds (contacts are recomputed each round).
 const ROUNDS: usize = 3;
@@ -81,7 +81,26 @@ enum Feature {
     Side(usize, Pt, Pt),
 }
 
+/// Squared distance (no square root: this runs for every vertex against every side).
+fn dist2(a: Pt, b: Pt) -> f64 {
+    let d = sub(a, b);
+    dot(d, d)
+}
+
+/// Squared distance from `p` to the segment `a`–`b`.
+pub(super) fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
+    let d = sub(b, a);
+    let l2 = dot(d, d);
+    let t = if l2 > 0.0 {
+        (dot(sub(p, a), d) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    dist2(p, [a[0] + d[0] * t, a[1] + d[1] * t])
+}
+
 fn nearest_feature(q: Pt, polys: &[&[Pt]], skip: usize, reach: f64) -> Option<Feature> {
+    let r2 = reach * reach;
     let mut vertex: Option<(f64, usize, Pt)> = None;
     let mut side: Option<(f64, usize, Pt, Pt)> = None;
     for (k, poly) in polys.iter().enumerate() {
@@ -91,15 +110,15 @@ fn nearest_feature(q: Pt, polys: &[&[Pt]], skip: usize, reach: f64) -> Option<Fe
         let n = poly.len();
         for i in 0..n {
             let (a, b) = (poly[i], poly[(i + 1) % n]);
-            let d = dist(q, a);
-            if d <= reach && vertex.is_none_or(|v| d < v.0) {
+            let d = dist2(q, a);
+            if d <= r2 && vertex.is_none_or(|v| d < v.0) {
                 vertex = Some((d, k, a));
             }
             if vertex.is_some() {
                 continue;
             }
-            let d = dist_to_segment(q, a, b);
-            if d > reach || side.is_some_and(|s| s.0 <= d) {
+            let d = segment_dist2(q, a, b);
+            if d > r2 || side.is_some_and(|s| s.0 <= d) {
                 continue;
             }
             let e = sub(b, a);
@@ -253,4 +272,46 @@ fn solve_dense(mut h: Vec<Vec<f64>>, mut g: Vec<f64>) -> Option<Vec<f64>> {
         x[r] = (g[r] - s) / h[r][r];
     }
     Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `poly` turned by `deg` degrees about `o`.
+    fn turned(poly: &[Pt], deg: f64, o: Pt) -> Vec<Pt> {
+        let m = Motion {
+            a: deg.to_radians(),
+            o,
+            t: [0.0, 0.0],
+        };
+        poly.iter().map(|&q| m.apply(q)).collect()
+    }
+
+    #[test]
+    fn a_piece_turned_on_short_levers_is_pulled_back_by_its_new_neighbour() {
+        // A 200 × 100 hole; the left square was placed turned by 1.5° about its corner at the
+        // origin (its far corner 3.7 px off), the right square lies where it belongs. Posed
+        // jointly, the left one comes back onto the shared side and the hole's sides.
+        let hole: Vec<Pt> = vec![[0.0, 0.0], [0.0, 100.0], [200.0, 100.0], [200.0, 0.0]];
+        let left = [[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+        let right = vec![[100.0, 0.0], [200.0, 0.0], [200.0, 100.0], [100.0, 100.0]];
+        let off = turned(&left, 1.5, [0.0, 0.0]);
+        let tol = Tol::new(141.0, 0.0177);
+        let got = repose(&[right.clone(), off], &[&hole], 2.0 * tol.eps, &tol).expect("moves");
+        for (g, w) in got[1].iter().zip(&left) {
+            assert!(dist2(*g, *w) < 0.01, "{:?}", got[1]);
+        }
+        for (g, w) in got[0].iter().zip(&right) {
+            assert!(dist2(*g, *w) < 0.01, "{:?}", got[0]);
+        }
+    }
+
+    #[test]
+    fn pieces_without_contacts_are_not_moved() {
+        let far = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]];
+        let other: Vec<Pt> = vec![[50.0, 50.0], [51.0, 50.0], [51.0, 51.0]];
+        let tol = Tol::new(10.0, 0.01);
+        assert!(repose(&[far], &[&other], 0.2, &tol).is_none());
+    }
 }

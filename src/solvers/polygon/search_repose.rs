@@ -3,10 +3,10 @@
 //! jointly, and the region is rebuilt by placing the path again from the first piece moved.
 
 use super::{Search, Visitor};
-use crate::solvers::polygon::geometry::{dist, dist_to_segment, Pt, Tol};
+use crate::solvers::polygon::geometry::{dist, Pt, Tol};
 use crate::solvers::polygon::place::rho_placed;
 use crate::solvers::polygon::records::RegionPolygon;
-use crate::solvers::polygon::repose::repose;
+use crate::solvers::polygon::repose::{repose, segment_dist2};
 
 /// A placing made possible by re-posing: the region it leaves, where the new piece lies, and
 /// the placed pieces of the path that moved (path index, new polygon).
@@ -18,11 +18,40 @@ pub(super) struct Reposed {
 
 /// Whether two outlines come within `reach` of each other (a vertex of one near the other).
 fn touch(a: &[Pt], b: &[Pt], reach: f64) -> bool {
+    let (ba, bb) = (bounds(a), bounds(b));
+    if ba[0] > bb[2] + reach
+        || bb[0] > ba[2] + reach
+        || ba[1] > bb[3] + reach
+        || bb[1] > ba[3] + reach
+    {
+        return false;
+    }
+    let r2 = reach * reach;
     let near = |p: Pt, poly: &[Pt]| {
         let n = poly.len();
-        (0..n).any(|i| dist_to_segment(p, poly[i], poly[(i + 1) % n]) <= reach)
+        (0..n).any(|i| segment_dist2(p, poly[i], poly[(i + 1) % n]) <= r2)
     };
     a.iter().any(|&p| near(p, b)) || b.iter().any(|&p| near(p, a))
+}
+
+/// The bounding box `[min x, min y, max x, max y]`.
+fn bounds(p: &[Pt]) -> [f64; 4] {
+    p.iter().fold(
+        [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ],
+        |b, q| {
+            [
+                b[0].min(q[0]),
+                b[1].min(q[1]),
+                b[2].max(q[0]),
+                b[3].max(q[1]),
+            ]
+        },
+    )
 }
 
 impl<V: Visitor> Search<'_, V> {
