@@ -158,56 +158,56 @@ impl<'a, V: Visitor> Search<'a, V> {
             self.before.push(region.clone());
         }
         let mut found = 0;
+        // Measured pieces: placings that ρ refused, tried again with the placed pieces they
+        // touch re-posed once the placings that fit as they are have been explored.
+        let mut refused: Vec<(usize, usize, Vec<Pt>)> = Vec::new();
         for (c, ai) in candidates {
             let class = &self.classes[c];
             let anchor = &class.anchors[ai];
             let placed = pose(&pts, j, &anchor.local, &self.tol, self.refine);
-            let (next, placed, moved) =
-                match rho_placed(&pts, poly.area, j, &placed, class.area, &self.tol) {
-                    Ok(polys) => {
-                        let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
-                        next.extend(
-                            region
-                                .iter()
-                                .enumerate()
-                                .filter(|&(k, _)| k != pi)
-                                .map(|(_, r)| r.clone()),
-                        );
-                        next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
-                        (next, placed, Vec::new())
-                    }
-                    Err(_) if self.refine => match self.try_repose(poly, j, &placed, c) {
-                        Some(r) => {
-                            self.reposes += 1;
-                            (r.next, r.placed, r.moved)
-                        }
-                        None => continue,
-                    },
-                    Err(_) => continue,
-                };
-            // Re-posed pieces of the path take their new places below this node.
-            let mut kept = Vec::with_capacity(moved.len());
-            for (k, p) in moved {
-                kept.push((k, std::mem::replace(&mut self.path[k].placed, p)));
-            }
-            avail[c] -= 1;
-            self.path.push(Step {
-                class: c,
-                anchor: ai,
-                placed,
-                at: pts[j],
-            });
-            found += self.solve(next, avail);
-            self.path.pop();
-            avail[c] += 1;
-            for (k, p) in kept {
-                self.path[k].placed = p;
+            match rho_placed(&pts, poly.area, j, &placed, class.area, &self.tol) {
+                Ok(polys) => {
+                    let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
+                    next.extend(
+                        region
+                            .iter()
+                            .enumerate()
+                            .filter(|&(k, _)| k != pi)
+                            .map(|(_, r)| r.clone()),
+                    );
+                    next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
+                    let step = Step {
+                        class: c,
+                        anchor: ai,
+                        placed,
+                        at: pts[j],
+                    };
+                    found += self.descend(next, avail, step, Vec::new());
+                }
+                Err(_) if self.refine => refused.push((c, ai, placed)),
+                Err(_) => {}
             }
             if self.stopped {
                 break;
             }
         }
         if self.refine {
+            for (c, ai, placed) in refused {
+                if self.stopped {
+                    break;
+                }
+                let Some(r) = self.try_repose(poly, j, &placed, c) else {
+                    continue;
+                };
+                self.reposes += 1;
+                let step = Step {
+                    class: c,
+                    anchor: ai,
+                    placed: r.placed,
+                    at: pts[j],
+                };
+                found += self.descend(r.next, avail, step, r.moved);
+            }
             self.before.pop();
         }
         if self.stopped {

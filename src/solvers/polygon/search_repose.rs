@@ -2,7 +2,7 @@
 //! piece is refused by ρ but nearly fits, it and the placed pieces it touches are posed
 //! jointly, and the region is rebuilt by placing the path again from the first piece moved.
 
-use super::{Search, Visitor};
+use super::{Search, Step, Visitor};
 use crate::solvers::polygon::geometry::{dist, Pt, Tol};
 use crate::solvers::polygon::place::rho_placed;
 use crate::solvers::polygon::records::RegionPolygon;
@@ -55,6 +55,31 @@ fn bounds(p: &[Pt]) -> [f64; 4] {
 }
 
 impl<V: Visitor> Search<'_, V> {
+    /// Searches below the placing `step` (leaving `next`), with the placed pieces `moved`
+    /// (path index, polygon) in their re-posed places meanwhile; returns the solutions found.
+    pub(super) fn descend(
+        &mut self,
+        next: Vec<RegionPolygon>,
+        avail: &mut Vec<u32>,
+        step: Step,
+        moved: Vec<(usize, Vec<Pt>)>,
+    ) -> u64 {
+        let mut kept = Vec::with_capacity(moved.len());
+        for (k, p) in moved {
+            kept.push((k, std::mem::replace(&mut self.path[k].placed, p)));
+        }
+        let c = step.class;
+        avail[c] -= 1;
+        self.path.push(step);
+        let found = self.solve(next, avail);
+        self.path.pop();
+        avail[c] += 1;
+        for (k, p) in kept {
+            self.path[k].placed = p;
+        }
+        found
+    }
+
     /// The placing of `placed` (class `class`, anchored at vertex `j` of `poly`, refused by
     /// ρ) once it and the placed pieces it touches are posed jointly, if the region can then
     /// be rebuilt with every placing legal. Only tried for pieces that ρ accepts at twice
