@@ -255,15 +255,17 @@ fn solve_dense(mut h: Vec<Vec<f64>>, mut g: Vec<f64>) -> Option<Vec<f64>> {
         }
         h.swap(col, piv);
         g.swap(col, piv);
-        for r in col + 1..n {
-            let f = h[r][col] / h[col][col];
+        let (top, rest) = h.split_at_mut(col + 1);
+        let pivot = &top[col];
+        for (k, row) in rest.iter_mut().enumerate() {
+            let f = row[col] / pivot[col];
             if f == 0.0 {
                 continue;
             }
-            for c in col..n {
-                h[r][c] -= f * h[col][c];
+            for (x, p) in row[col..].iter_mut().zip(&pivot[col..]) {
+                *x -= f * p;
             }
-            g[r] -= f * g[col];
+            g[col + 1 + k] -= f * g[col];
         }
     }
     let mut x = vec![0.0; n];
