@@ -10,7 +10,7 @@ use crate::solvers::polygon::repose::{repose, segment_dist2};
 
 /// A placing made possible by re-posing: the region it leaves, where the new piece lies, and
 /// the placed pieces of the path that moved (path index, new polygon).
-pub(super) struct Reposed {
+pub(in crate::solvers::polygon) struct Reposed {
     pub next: Vec<RegionPolygon>,
     pub placed: Vec<Pt>,
     pub moved: Vec<(usize, Vec<Pt>)>,
@@ -84,7 +84,7 @@ impl<V: Visitor> Search<'_, V> {
     /// ρ) once it and the placed pieces it touches are posed jointly, if the region can then
     /// be rebuilt with every placing legal. Only tried for pieces that ρ accepts at twice
     /// the tolerance (a misfit of a few pixels, not a piece in the wrong place).
-    pub(super) fn try_repose(
+    pub(in crate::solvers::polygon) fn try_repose(
         &self,
         poly: &RegionPolygon,
         j: usize,
@@ -167,5 +167,24 @@ impl<V: Visitor> Search<'_, V> {
         let polys = rho_placed(&r.points(), r.area, j, placed, piece_area, &self.tol).ok()?;
         region.extend(polys.iter().map(|p| RegionPolygon::new(p)));
         Some(region)
+    }
+}
+
+#[cfg(test)]
+impl<V: Visitor> Search<'_, V> {
+    /// Diagnosis (`replay_tests`): records a placing made outside [`Search::solve`] as the
+    /// search would, with the region before it and the path's pieces it re-posed, so that
+    /// [`Search::try_repose`] sees the same path.
+    pub(in crate::solvers::polygon) fn record(
+        &mut self,
+        before: Vec<RegionPolygon>,
+        step: Step,
+        moved: Vec<(usize, Vec<Pt>)>,
+    ) {
+        for (k, p) in moved {
+            self.path[k].placed = p;
+        }
+        self.before.push(before);
+        self.path.push(step);
     }
 }
