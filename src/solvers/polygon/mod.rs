@@ -87,7 +87,10 @@ pub struct Options {
     pub corner_tolerance: Option<f64>,
     /// Pose each placed piece by least squares against all its contacts with the region
     /// instead of by its anchor corner alone (measured pieces: stops errors from adding up
-    /// along chains of placings). Off for exact puzzles, where it would change nothing.
+    /// along chains of placings), and when ρ refuses a piece that nearly fits, pose it
+    /// jointly with the placed pieces it touches ([`repose`]: a pose set by short levers is
+    /// corrected by the later piece's long ones). Off for exact puzzles, where it would
+    /// change nothing.
     #[serde(default)]
     pub refine: bool,
     /// Measured pieces: keep searching after the first solution (up to [`RANK_NODES`] search
