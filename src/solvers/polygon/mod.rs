@@ -28,6 +28,7 @@ pub mod refine;
 pub mod render;
 #[cfg(test)]
 mod replay_tests;
+pub mod repose;
 pub mod search;
 pub mod sides;
 mod solution;
@@ -58,6 +59,10 @@ fn yes() -> bool {
     true
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// How to search.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -82,7 +87,10 @@ pub struct Options {
     pub corner_tolerance: Option<f64>,
     /// Pose each placed piece by least squares against all its contacts with the region
     /// instead of by its anchor corner alone (measured pieces: stops errors from adding up
-    /// along chains of placings). Off for exact puzzles, where it would change nothing.
+    /// along chains of placings), and when ρ refuses a piece that nearly fits, pose it
+    /// jointly with the placed pieces it touches ([`repose`]: a pose set by short levers is
+    /// corrected by the later piece's long ones). Off for exact puzzles, where it would
+    /// change nothing.
     #[serde(default)]
     pub refine: bool,
     /// Measured pieces: keep searching after the first solution (up to [`RANK_NODES`] search
@@ -154,6 +162,10 @@ pub struct Report {
     /// Search nodes (calls of `solve(R, A)`).
     pub nodes: u64,
     pub memo_hits: u64,
+    /// With [`Options::refine`]: placings made legal by re-posing the placed pieces they
+    /// touch ([`repose`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reposes: u64,
     /// Number of symmetries of the target (1 = none but the identity).
     pub target_symmetries: usize,
     /// Groups of identical pieces with more than one member (0-based input indices).

@@ -29,21 +29,27 @@ pub fn place(region: &[Pt], j: usize, anchored: &[Pt]) -> (Vec<Pt>, Vec<Pt>) {
 /// PLACE with the piece turned by `turn` radians (counter-clockwise) about q_l = p_j.
 pub fn place_turned(region: &[Pt], j: usize, anchored: &[Pt], turn: f64) -> (Vec<Pt>, Vec<Pt>) {
     let n = region.len();
+    let placed = piece_turned(region, j, anchored, turn);
+    let mut pseudo = Vec::with_capacity(n + placed.len());
+    pseudo.extend_from_slice(&region[..j]);
+    pseudo.extend_from_slice(&placed);
+    pseudo.extend_from_slice(&region[j..]);
+    (pseudo, placed)
+}
+
+/// The piece of [`place_turned`] alone, without the pseudo-polygon.
+fn piece_turned(region: &[Pt], j: usize, anchored: &[Pt], turn: f64) -> Vec<Pt> {
+    let n = region.len();
     let pj = region[j];
     let d = sub(region[(j + 1) % n], pj);
     let d = scale(d, 1.0 / d[0].hypot(d[1]));
     let (s, c) = turn.sin_cos();
     let d = [c * d[0] - s * d[1], s * d[0] + c * d[1]];
     let perp = [-d[1], d[0]];
-    let placed: Vec<Pt> = anchored
+    anchored
         .iter()
         .map(|&[u, w]| add(pj, add(scale(d, u), scale(perp, w))))
-        .collect();
-    let mut pseudo = Vec::with_capacity(n + placed.len());
-    pseudo.extend_from_slice(&region[..j]);
-    pseudo.extend_from_slice(&placed);
-    pseudo.extend_from_slice(&region[j..]);
-    (pseudo, placed)
+        .collect()
 }
 
 /// How far to turn a piece that fills the corner at p_j (its angle equals the corner's within
@@ -259,16 +265,39 @@ pub fn rho_posed(
     tol: &Tol,
     refined: bool,
 ) -> Result<(Vec<Vec<Pt>>, Vec<Pt>), Illegal> {
-    let turn = corner_turn(region, j, anchored, tol);
-    let (mut pseudo, mut placed) = place_turned(region, j, anchored, turn);
-    if refined {
-        placed = super::refine::refine(region, &placed, tol);
-        pseudo = Vec::with_capacity(region.len() + placed.len());
-        pseudo.extend_from_slice(&region[..j]);
-        pseudo.extend_from_slice(&placed);
-        pseudo.extend_from_slice(&region[j..]);
-    }
-    let sig = sigma(&pseudo, tol);
-    let polys = legal(&sig, region_area, piece_area, tol)?;
+    let placed = pose(region, j, anchored, tol, refined);
+    let polys = rho_placed(region, region_area, j, &placed, piece_area, tol)?;
     Ok((polys, placed))
+}
+
+/// PLACE's piece at p_j, turned by [`corner_turn`] and optionally posed by least squares
+/// ([`super::refine`]): where ρ will try it.
+pub fn pose(region: &[Pt], j: usize, anchored: &[Pt], tol: &Tol, refined: bool) -> Vec<Pt> {
+    let turn = corner_turn(region, j, anchored, tol);
+    let placed = piece_turned(region, j, anchored, turn);
+    if refined {
+        super::refine::refine(region, &placed, tol)
+    } else {
+        placed
+    }
+}
+
+/// σ and LEGAL for a piece already placed with its first vertex at (or, posed, near) p_j:
+/// the pseudo-polygon p_1 … p_(j−1) `placed` p_j … p_n. Why separate from PLACE: a piece
+/// re-posed after later contacts arrived ([`super::repose`]) is put back into the region
+/// where it now lies, not where its anchor would put it.
+pub fn rho_placed(
+    region: &[Pt],
+    region_area: f64,
+    j: usize,
+    placed: &[Pt],
+    piece_area: f64,
+    tol: &Tol,
+) -> Result<Vec<Vec<Pt>>, Illegal> {
+    let mut pseudo = Vec::with_capacity(region.len() + placed.len());
+    pseudo.extend_from_slice(&region[..j]);
+    pseudo.extend_from_slice(placed);
+    pseudo.extend_from_slice(&region[j..]);
+    let sig = sigma(&pseudo, tol);
+    legal(&sig, region_area, piece_area, tol)
 }

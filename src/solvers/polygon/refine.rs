@@ -12,7 +12,15 @@
 //! little damping so that a piece touching at one corner stays put). Errors are then shared
 //! between the contacts instead of carried forward.
 
-use super::geometry::{dist, dist_to_segment, dot, norm, sub, Pt, Tol};
+use super::geometry::{dot, norm, sub, Pt, Tol};
+use super::repose::segment_dist2;
+
+/// Squared distance: contacts are looked for between every vertex and every vertex or side,
+/// and `hypot` there took most of a measured search's time.
+fn dist2(a: Pt, b: Pt) -> f64 {
+    let d = sub(a, b);
+    dot(d, d)
+}
 
 /// Gauss–Newton rounds (contacts are recomputed each round).
 const ROUNDS: usize = 2;
@@ -66,8 +74,8 @@ fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
         let r = sub(q, o);
         if let Some(&w) = region
             .iter()
-            .filter(|&&w| dist(q, w) <= reach)
-            .min_by(|a, b| dist(q, **a).total_cmp(&dist(q, **b)))
+            .filter(|&&w| dist2(q, w) <= reach * reach)
+            .min_by(|a, b| dist2(q, **a).total_cmp(&dist2(q, **b)))
         {
             rows.push(([-r[1], 1.0, 0.0], q[0] - w[0]));
             rows.push(([r[0], 0.0, 1.0], q[1] - w[1]));
@@ -78,7 +86,7 @@ fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
         }
     }
     for &v in region {
-        if piece.iter().any(|&q| dist(q, v) <= reach) {
+        if piece.iter().any(|&q| dist2(q, v) <= reach * reach) {
             continue;
         }
         if let Some((nrm, a)) = nearest_side(piece, v, reach) {
@@ -130,8 +138,8 @@ fn nearest_side(poly: &[Pt], p: Pt, reach: f64) -> Option<(Pt, Pt)> {
     let mut best: Option<(f64, Pt, Pt)> = None;
     for i in 0..n {
         let (a, b) = (poly[i], poly[(i + 1) % n]);
-        let d = dist_to_segment(p, a, b);
-        if d > reach || best.is_some_and(|x| x.0 <= d) {
+        let d = segment_dist2(p, a, b);
+        if d > reach * reach || best.is_some_and(|x| x.0 <= d) {
             continue;
         }
         let e = sub(b, a);
@@ -189,7 +197,7 @@ mod tests {
         let tol = Tol::new(77.0, 0.03);
         let got = refine(&hole, &off, &tol);
         for (g, w) in got.iter().zip(&piece) {
-            assert!(dist(*g, *w) < 0.05, "{got:?}");
+            assert!(dist2(*g, *w) < 0.05 * 0.05, "{got:?}");
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use super::geometry::{dist, dist_to_segment, interior_angle_cw, Pt};
 use super::photo::{photo_options, photo_pieces, photo_puzzle};
-use super::place::rho_posed;
+use super::place::{pose, rho_posed};
 use super::records::{oriented, RegionPolygon};
 use super::search::{Search, Step, Visitor};
 use super::solution::prepare;
@@ -195,7 +195,7 @@ fn replay_set(
                                 println!("   truth  {:.2?}", truth_placed[m]);
                                 println!("   anchor {:.2?}", anchor.local);
                             }
-                            next = Some((c, m, polys));
+                            next = Some((c, m, polys, ai, placed));
                             break;
                         }
                         notes.push(format!("class {c} anchor {ai}: legal, off truth by {d:.1}"));
@@ -204,7 +204,47 @@ fn replay_set(
             }
         }
         let p = pts[j];
-        let Some((c, m, polys)) = next else {
+        // As the search does: placings refused by ρ, tried again with the placed pieces they
+        // touch re-posed.
+        let mut reposed = None;
+        if next.is_none() {
+            for &(c, ai) in &cands {
+                let anchor = &prepared.classes[c].anchors[ai];
+                let placed = pose(&pts, j, &anchor.local, &tol, true);
+                let Some(r) = search.try_repose(&poly, j, &placed, c) else {
+                    continue;
+                };
+                let hit = prepared.members[c]
+                    .iter()
+                    .filter(|&&m| left[m])
+                    .map(|&m| (m, misfit(&r.placed, &truth_placed[m])))
+                    .min_by(|x, y| x.1.total_cmp(&y.1));
+                if let Some((m, d)) = hit.filter(|h| h.1 < 3.0 * tol.eps) {
+                    println!(
+                        "depth {depth}: piece {m} at {p:.1?}, off truth by {d:.2} px once \
+                         path pieces {:?} are re-posed",
+                        r.moved.iter().map(|x| x.0).collect::<Vec<_>>()
+                    );
+                    reposed = Some((c, ai, m, r));
+                    break;
+                }
+            }
+        }
+        if let Some((c, ai, m, r)) = reposed {
+            let step = Step {
+                class: c,
+                anchor: ai,
+                placed: r.placed,
+                at: p,
+            };
+            search.record(region.clone(), step, r.moved);
+            left[m] = false;
+            avail[c] -= 1;
+            region = r.next;
+            depth += 1;
+            continue;
+        }
+        let Some((c, m, polys, ai, placed)) = next else {
             println!(
                 "depth {depth}: at vertex {p:.1?} (angle {:.1}°, {} candidates) no placing \
                  reproduces the truth",
@@ -222,6 +262,13 @@ fn replay_set(
             }
             return;
         };
+        let step = Step {
+            class: c,
+            anchor: ai,
+            placed,
+            at: p,
+        };
+        search.record(region.clone(), step, Vec::new());
         left[m] = false;
         avail[c] -= 1;
         region.remove(pi);

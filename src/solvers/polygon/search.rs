@@ -4,7 +4,7 @@
 //! convex corners; a memo of regions proven impossible with the same multiset of pieces).
 
 use super::geometry::{Pt, Tol};
-use super::place::rho_posed;
+use super::place::{pose, rho_placed};
 use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
@@ -39,6 +39,8 @@ pub struct Step {
     pub anchor: usize,
     /// The placed piece, vertex for vertex with `anchors[anchor].local`.
     pub placed: Vec<Pt>,
+    /// The region vertex p_j it was anchored at.
+    pub at: Pt,
 }
 
 /// What the search reports back for each complete solution; returning `false` stops it.
@@ -65,9 +67,14 @@ pub struct Search<'a, V: Visitor> {
     pub refine: bool,
     pub nodes: u64,
     pub memo_hits: u64,
+    /// Placings made legal by re-posing the pieces they touch (measured pieces).
+    pub reposes: u64,
     solutions: u64,
     visitor: V,
     path: Vec<Step>,
+    /// With `refine`: the region before each placing of the path, from which the region is
+    /// rebuilt when placed pieces are re-posed.
+    before: Vec<Vec<RegionPolygon>>,
     memo: HashSet<u128>,
     sums: HashMap<Vec<u32>, Vec<f64>>,
     stopped: bool,
@@ -85,9 +92,11 @@ impl<'a, V: Visitor> Search<'a, V> {
             refine: false,
             nodes: 0,
             memo_hits: 0,
+            reposes: 0,
             solutions: 0,
             visitor,
             path: Vec::new(),
+            before: Vec::new(),
             memo: HashSet::new(),
             sums: HashMap::new(),
             stopped: false,
@@ -145,42 +154,64 @@ impl<'a, V: Visitor> Search<'a, V> {
             return 0;
         };
         let pts = poly.points();
+        if self.refine {
+            self.before.push(region.clone());
+        }
         let mut found = 0;
+        // Measured pieces: placings that ρ refused, tried again with the placed pieces they
+        // touch re-posed once the placings that fit as they are have been explored.
+        let mut refused: Vec<(usize, usize, Vec<Pt>)> = Vec::new();
         for (c, ai) in candidates {
             let class = &self.classes[c];
             let anchor = &class.anchors[ai];
-            let Ok((polys, placed)) = rho_posed(
-                &pts,
-                poly.area,
-                j,
-                &anchor.local,
-                class.area,
-                &self.tol,
-                self.refine,
-            ) else {
-                continue;
-            };
-            let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
-            next.extend(
-                region
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != pi)
-                    .map(|(_, r)| r.clone()),
-            );
-            next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
-            avail[c] -= 1;
-            self.path.push(Step {
-                class: c,
-                anchor: ai,
-                placed,
-            });
-            found += self.solve(next, avail);
-            self.path.pop();
-            avail[c] += 1;
-            if self.stopped {
-                return found;
+            let placed = pose(&pts, j, &anchor.local, &self.tol, self.refine);
+            match rho_placed(&pts, poly.area, j, &placed, class.area, &self.tol) {
+                Ok(polys) => {
+                    let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
+                    next.extend(
+                        region
+                            .iter()
+                            .enumerate()
+                            .filter(|&(k, _)| k != pi)
+                            .map(|(_, r)| r.clone()),
+                    );
+                    next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
+                    let step = Step {
+                        class: c,
+                        anchor: ai,
+                        placed,
+                        at: pts[j],
+                    };
+                    found += self.descend(next, avail, step, Vec::new());
+                }
+                Err(_) if self.refine => refused.push((c, ai, placed)),
+                Err(_) => {}
             }
+            if self.stopped {
+                break;
+            }
+        }
+        if self.refine {
+            for (c, ai, placed) in refused {
+                if self.stopped {
+                    break;
+                }
+                let Some(r) = self.try_repose(poly, j, &placed, c) else {
+                    continue;
+                };
+                self.reposes += 1;
+                let step = Step {
+                    class: c,
+                    anchor: ai,
+                    placed: r.placed,
+                    at: pts[j],
+                };
+                found += self.descend(r.next, avail, step, r.moved);
+            }
+            self.before.pop();
+        }
+        if self.stopped {
+            return found;
         }
         if found == 0 && self.memo.len() < self.memo_limit {
             self.memo.insert(key);
@@ -354,6 +385,9 @@ impl<'a, V: Visitor> Search<'a, V> {
 
 #[path = "search_memo.rs"]
 mod memo;
+
+#[path = "search_repose.rs"]
+mod repose;
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

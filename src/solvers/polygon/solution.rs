@@ -256,7 +256,7 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
         Ok(_) => {}
         Err(Stop::NodeLimit) => return Err(PolygonError::NodeLimit(options.max_nodes)),
     }
-    let (nodes, memo_hits) = (search.nodes, search.memo_hits);
+    let (nodes, memo_hits, reposes) = (search.nodes, search.memo_hits, search.reposes);
     let mut c = search.into_visitor();
     let misfit_rms = c.ranked.first().map(|r| (r.0 / r.1.max(1) as f64).sqrt());
     if c.rank {
@@ -268,6 +268,7 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
         arrangements: c.arrangements,
         nodes,
         memo_hits,
+        reposes,
         target_symmetries: p.symmetries.len(),
         identical_pieces: p.members.iter().filter(|m| m.len() > 1).cloned().collect(),
         elapsed_ms: 0.0,
