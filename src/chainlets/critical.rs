@@ -64,9 +64,9 @@ impl CriticalOptions {
     /// corners and polygon vertices. At such low floors the shoulders of every knob's neck pass
     /// too, so discontinuities on knobs, holes and necks are dropped (see `lobes`). Measured end
     /// to end on generated irregular 20-piece scans (seeds 1–10, 160 px), mean neighbour
-    /// accuracy: 64.2 % at 22° / 17° with lobes dropped; 63.9 % at 20° / 15°, 60.5 % at 18° / 12°,
-    /// 57.3 % at 25° / 20°, 36.4 % at 15° / 10°; without dropping lobes 54.7 % at 30° / 25° (knob
-    /// necks pass below that) and 50.0 % with lobes dropped at 30° / 25° (shallow corners lost).
+    /// accuracy with lobes dropped (ratio 2.8): 64.2 % at 22° / 17°, 63.9 % at 20° / 15°,
+    /// 60.5 % at 18° / 12°, 57.3 % at 25° / 20°, 36.4 % at 15° / 10°; without dropping lobes
+    /// 54.7 % at 30° / 25° (knob necks pass below that). With the lobe test as it is now: 75.2 %.
     pub fn irregular() -> Self {
         CriticalOptions {
             min_turn_deg: 22.0,

@@ -5,18 +5,22 @@
 //! shoulders where a side turns into a knob's neck turn as much: the slope test alone cannot
 //! tell them apart. Shape can: a lobe is a stretch of outline that leaves through a narrow
 //! neck and comes back to it, so its two ends are close while the arc between them is long.
-//! Around a corner the arc is at most about twice the chord (a 60° corner), around a knob or a
-//! hole it is three to five times the neck.
+//! Around a corner the arc is at most about twice the chord (a 60° corner; 1 / sin(angle / 2)
+//! in general), around a knob or a hole it is three to five times the neck.
 
 use super::outline::Outline;
 
-/// Arc over chord at and above which a stretch of outline is a lobe.
-const LOBE_RATIO: f64 = 2.8;
+/// Arc over chord at and above which a stretch of outline is a lobe. Measured end to end on
+/// generated irregular 20-piece scans (seeds 1–20, with [`MAX_ARC`] 0.8): 3.2 gave a mean
+/// neighbour accuracy of 75.0 %, 2.8 gave 66.6 % (corners near knobs were taken in); on seeds
+/// 1–10 with arcs up to 1.0, 2.5 gave 45.7 %, 3.5 74.8 %, 3.8 67.6 % (small knobs missed).
+const LOBE_RATIO: f64 = 3.2;
 /// Lobe arcs considered, as fractions of the piece size (√area): a knob's outline from neck to
 /// neck is about half the size; shorter arcs are corners and wiggles. A whole side, knob and
-/// all, is about 1.5 times as long as its chord, far under the ratio.
+/// all, is about 1.5 times as long as its chord, far under the ratio. Longer arcs (1.2) reach
+/// round short sides into their corners: 63.5 % against 75.2 % on seeds 1–10.
 const MIN_ARC: f64 = 0.15;
-const MAX_ARC: f64 = 1.0;
+const MAX_ARC: f64 = 0.8;
 /// The shoulders where the side turns into the neck lie just outside the narrowest pair: the
 /// mark reaches this fraction of the size beyond it.
 const SHOULDER: f64 = 0.06;
@@ -96,11 +100,10 @@ mod tests {
     }
 
     #[test]
-    fn a_50_degree_corner_is_not_a_lobe() {
+    fn corners_of_40_degrees_and_more_are_not_lobes() {
         // A right triangle, piece-sized, with its 50° corner at (20, 20), its 90° corner at
         // (20, 220) and its 40° corner at (258, 220). A corner's arc is 1 / sin(angle / 2)
-        // times its chord: 2.37 at 50°, under the lobe ratio; 2.92 at 40°, over it (corners
-        // that sharp are lost).
+        // times its chord: 2.37 at 50°, 2.92 at 40°, both under the lobe ratio.
         let mask = image::GrayImage::from_fn(300, 250, |x, y| {
             let (x, y) = (x as f64 - 20.0, y as f64 - 20.0);
             let inside = x >= 0.0 && y <= 200.0 && x <= y * 50f64.to_radians().tan();
@@ -110,7 +113,7 @@ mod tests {
         let lobe = lobe_samples(&outline);
         let d = |p: &[f64; 2], x: f64, y: f64| (p[0] - x).hypot(p[1] - y);
         for (s, p) in outline.points.iter().enumerate() {
-            if d(p, 20.0, 20.0) < 30.0 || d(p, 20.0, 220.0) < 30.0 {
+            if d(p, 20.0, 20.0) < 30.0 || d(p, 20.0, 220.0) < 30.0 || d(p, 258.0, 220.0) < 30.0 {
                 assert!(!lobe[s], "sample at {p:?}");
             }
         }
