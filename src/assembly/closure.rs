@@ -44,8 +44,9 @@ const MIN_GOOD_BESIDE_OPEN: usize = 2;
 /// cluster has grown along two paths, and their small pose errors meet there: the hole is a
 /// little out of shape, so the piece that fills it fits two sides at once but not all four,
 /// though each of its sides was independently found to match exactly the chainlet it now
-/// lies along. Only tried once growth has stopped (see `grow`), so it fills holes and never
-/// steers the spiral.
+/// lies along. Where per-photo zoom differs (single-piece phone photos) the hole is out of
+/// shape all round, hence the second rule. Only tried once growth has stopped (see `grow`),
+/// so it fills holes and never steers the spiral.
 const POCKET_SEAMS: usize = 3;
 const POCKET_OPEN_SEAMS: usize = 2;
 const POCKET_FACTOR: f64 = 4.0;
@@ -177,7 +178,8 @@ impl ClosureTest<'_> {
     }
 
     /// The seams of a piece filling a pocket, the distorted ones included, if every seam over
-    /// the limit is one the mating table found on its own (see [`POCKET_SEAMS`]).
+    /// the limit is near it or is one the mating table found on its own (see
+    /// [`POCKET_SEAMS`]).
     fn pocket_fills(&self, good: Closed, open: Closed, limit: f64) -> Option<Closed> {
         let best_of = |a: usize| self.table.per_chainlet[a].first().map(|m| m.b);
         let confirmed = |&(a, b, d): &(usize, usize, f64)| {

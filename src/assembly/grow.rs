@@ -15,7 +15,9 @@
 //! and the closure test: wherever one of its chainlets now lies along an open chainlet of the
 //! cluster (both ends within tolerance), the two must also match in shape; a mismatch is a
 //! failed closure and the proposal is dropped, so the next alternative is tried in order of
-//! merit. Growth is linear in the number of proposals: no exponential search.
+//! merit. When no proposal is left the cluster is relaxed and its holes filled: a piece in a
+//! pocket may close with seams the accumulated pose error has distorted (see `closure`).
+//! Growth is linear in the number of proposals: no exponential search.
 
 use super::closure::{Closed, ClosureTest};
 use super::geometry::{pose_difference, Pose, P2};
