@@ -1,7 +1,7 @@
 //! Knobs and holes ("lobes") of a piece outline, so that the sharp turns at their necks are
 //! not taken for corners.
 //!
-//! On an irregular cut the corners where three pieces meet turn by only 30–60°, and the
+//! On an irregular cut the corners where three pieces meet turn by only 20–60°, and the
 //! shoulders where a side turns into a knob's neck turn as much: the slope test alone cannot
 //! tell them apart. Shape can: a lobe is a stretch of outline that leaves through a narrow
 //! neck and comes back to it, so its two ends are close while the arc between them is long.
@@ -11,9 +11,10 @@
 use super::outline::Outline;
 
 /// Arc over chord at and above which a stretch of outline is a lobe. Measured end to end on
-/// generated irregular 20-piece scans (seeds 1–20, with [`MAX_ARC`] 0.8): 3.2 gave a mean
-/// neighbour accuracy of 75.0 %, 2.8 gave 66.6 % (corners near knobs were taken in); on seeds
-/// 1–10 with arcs up to 1.0, 2.5 gave 45.7 %, 3.5 74.8 %, 3.8 67.6 % (small knobs missed).
+/// generated irregular 20-piece scans (seeds 1–20): 3.2 with [`MAX_ARC`] 0.8 gave a mean
+/// neighbour accuracy of 75.0 %, 2.8 with arcs to 1.0 66.6 % (corners near knobs were taken
+/// in); on seeds 1–10 with arcs to 1.0, 2.5 gave 45.7 %, 3.5 74.8 %, 3.8 67.6 % (small knobs
+/// missed).
 const LOBE_RATIO: f64 = 3.2;
 /// Lobe arcs considered, as fractions of the piece size (√area): a knob's outline from neck to
 /// neck is about half the size; shorter arcs are corners and wiggles. A whole side, knob and
