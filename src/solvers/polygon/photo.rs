@@ -82,9 +82,7 @@ pub fn photo_pieces_on_images(
     mut image: impl FnMut(&str) -> Option<image::RgbImage>,
 ) -> Result<PhotoPieces, PhotoError> {
     let plain = photo_pieces(set)?;
-    if plain.noise_px <= BLURRED_MASK_NOISE_PX {
-        return Ok(plain);
-    }
+    let blurred = plain.noise_px > BLURRED_MASK_NOISE_PX;
     let mut last: Option<(String, Option<(image::RgbImage, Reach)>)> = None;
     let mut out = photo_pieces_with(set, |piece| {
         if last.as_ref().is_none_or(|(path, _)| *path != piece.image) {
@@ -95,10 +93,15 @@ pub fn photo_pieces_on_images(
             });
             last = Some((piece.image.clone(), read));
         }
-        last.as_ref()
-            .and_then(|(_, read)| read.as_ref())
+        let read = last.as_ref().and_then(|(_, read)| read.as_ref());
+        let mut fitted = read
+            .filter(|_| blurred)
             .and_then(|(img, reach)| straighten_on_image(piece, img, *reach))
-            .or_else(|| straighten(piece))
+            .or_else(|| straighten(piece))?;
+        if let Some((img, _)) = read.filter(|_| std::env::var("NO_SUPPORT").is_err()) {
+            fitted.polygon = support::supported_polygon(&fitted.polygon, img);
+        }
+        Some(fitted)
     })?;
     // The solver's tolerance is scaled by the outline noise as the masks measure it: the
     // snapped edges are straighter, but the corners are still rounded by the blur that the
@@ -405,6 +408,26 @@ pub fn photo_assembly(set: &PieceSet, pieces: &PhotoPieces, solution: &Solution)
     }
 }
 
+#[path = "photo_support.rs"]
+mod support;
+
 #[cfg(test)]
 #[path = "photo_tests.rs"]
 mod tests;
+
+/// TEMP debug: per piece (chain points, snapped points, straightened polygon).
+#[allow(clippy::type_complexity)]
+pub fn debug_snapped(set: &PieceSet, img: &image::RgbImage) -> Vec<(Vec<Pt>, Vec<Pt>, Vec<Pt>)> {
+    let reach = snap_reach(set.pieces.iter(), img);
+    set.pieces
+        .iter()
+        .map(|p| {
+            let c = chain_points(p);
+            let s = snap_outline(&c, img, reach).unwrap_or_default();
+            let poly = straighten_on_image(p, img, reach)
+                .map(|s| s.polygon)
+                .unwrap_or_default();
+            (c, s, poly)
+        })
+        .collect()
+}
