@@ -16,7 +16,7 @@
 //! unsupported boundary; a corner is completed outwards only when the extended sides are
 //! supported along their new length, since the cut is the outermost edge of a piece.
 
-use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
+use crate::solvers::polygon::edge_snap::{bilinear, edge_peaks, Edge, Reach};
 use crate::solvers::polygon::geometry::{is_simple, signed_area, Pt};
 use image::RgbImage;
 
@@ -37,9 +37,17 @@ const STRENGTH_FRACTION: f64 = 0.35;
 const NOISE_DISTANCE: f64 = 7.0;
 /// A support must be this many times the background's median peak.
 const NOISE_FACTOR: f64 = 2.0;
-/// A corner is cut only where its sides show no edge even of this fraction of the support
-/// strength.
-const WEAK_FRACTION: f64 = 0.5;
+/// A corner completed outwards needs edges along its extended sides of this fraction of the
+/// piece's median strength: the die-cut rim alone where a white face meets white paper,
+/// blurred, keeps about a third of a coloured face's step (measured 11–18 against a median
+/// of 43 on a 14-piece light-paper photo), but runs at a steady offset, which noise does not.
+const WEAK_FRACTION: f64 = 0.2;
+/// ... at offsets within this RMS distance of a line, pixels.
+const EXTENSION_SCATTER: f64 = 0.35;
+/// The background beside a corner is sampled this far outside its sides, pixels.
+const BACKGROUND_DISTANCE: f64 = 5.0;
+/// A cut-off corner must be within this RGB distance of the background beside it.
+const BACKGROUND_COLOUR: f64 = 35.0;
 /// Boundary within this distance of a vertex is not tested: the blur rounds every corner.
 const CORNER_SKIP: f64 = 1.5;
 /// An edit that makes the polygon smaller or reshapes it must remove at least this much
@@ -96,6 +104,8 @@ pub fn supported_polygon(poly: &[Pt], img: &RgbImage) -> Vec<Pt> {
 struct Support<'a> {
     img: &'a RgbImage,
     min_strength: f64,
+    /// The least strength that continues a cut along a completed corner.
+    weak_strength: f64,
     /// +1 or −1: the polygon's orientation, which gives its sides' outward normals.
     orientation: f64,
 }
@@ -136,9 +146,13 @@ impl<'a> Support<'a> {
             .collect();
         let median = median_of(&mut strengths)?;
         let floor = NOISE_FACTOR * median_of(&mut noise).unwrap_or(0.0);
+        if std::env::var("DBG_SUPPORT").is_ok() {
+            eprintln!("measure median {median:.1} floor {floor:.1}");
+        }
         (median > 0.0).then_some(Support {
             img,
             min_strength: (STRENGTH_FRACTION * median).max(floor),
+            weak_strength: (WEAK_FRACTION * median).max(floor),
             orientation,
         })
     }
@@ -168,17 +182,68 @@ impl<'a> Support<'a> {
             .sum()
     }
 
-    /// Fraction of the segment `a`→`b` that edges support (1 when too short to test).
-    fn support_fraction(&self, a: Pt, b: Pt) -> f64 {
-        let samples: Vec<(Pt, Pt)> = side_samples(a, b, 0.5).collect();
+    /// Fraction of the segment `a`→`b` that edges of at least `strength` support (1 when too
+    /// short to test).
+    fn support_fraction(&self, a: Pt, b: Pt, strength: f64) -> f64 {
+        let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
         if samples.is_empty() {
             return 1.0;
         }
         let ok = samples
             .iter()
-            .filter(|&&(p, d)| self.supported(p, d))
+            .filter(|&&(p, d)| self.edge_above(p, d, strength))
             .count();
         ok as f64 / samples.len() as f64
+    }
+
+    /// Whether a cut runs along the segment `a`→`b` (a side extended to a completed corner):
+    /// edges of at least the weak strength along [`EXTENSION_SUPPORT`] of it, at offsets that
+    /// lie on a line within [`EXTENSION_SCATTER`] (a straight cut), not scattered as the blur
+    /// around a corner or noise leaves them. Too short to tell (under 3 samples): yes.
+    fn continues_cut(&self, a: Pt, b: Pt) -> bool {
+        let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
+        if samples.len() < 3 {
+            return true;
+        }
+        let n = normal(samples[0].1, self.orientation);
+        // Every sample's peaks near the line; on a sharp scan the rim gives two, a pixel
+        // apart, so each sample takes the one nearest the median of the strongest.
+        let peaks: Vec<Vec<Edge>> = samples
+            .iter()
+            .map(|&(p, _)| {
+                edge_peaks(p, n, self.img, SUPPORT_REACH)
+                    .into_iter()
+                    .filter(|e| {
+                        e.offset.abs() <= SUPPORT_OFFSET && e.strength >= self.weak_strength
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut strongest: Vec<f64> = peaks
+            .iter()
+            .filter_map(|p| p.iter().max_by(|x, y| x.strength.total_cmp(&y.strength)))
+            .map(|e| e.offset)
+            .collect();
+        if (strongest.len() as f64) < EXTENSION_SUPPORT * samples.len() as f64 {
+            return false;
+        }
+        let Some(middle) = median_of(&mut strongest) else {
+            return false;
+        };
+        let found: Vec<(f64, f64)> = peaks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                p.iter()
+                    .min_by(|x, y| {
+                        (x.offset - middle)
+                            .abs()
+                            .total_cmp(&(y.offset - middle).abs())
+                    })
+                    .map(|e| (i as f64, e.offset))
+            })
+            .collect();
+        line_scatter(&found) <= EXTENSION_SCATTER
     }
 
     /// Every acceptable edit of `poly` (whose unsupported length is `cost`) with its
@@ -192,12 +257,51 @@ impl<'a> Support<'a> {
                 return;
             }
             let next_cost = self.unsupported(&next);
+            if std::env::var("DBG_SUPPORT").as_deref() == Ok("3") {
+                if let Some(segs) = extension {
+                    let fr: Vec<String> = segs
+                        .iter()
+                        .map(|&(a, b)| {
+                            format!(
+                                "{:.2}({:.0}px)",
+                                self.support_fraction(a, b, self.weak_strength),
+                                dist(a, b)
+                            )
+                        })
+                        .collect();
+                    eprintln!(
+                        "ext cand cost {cost}->{next_cost} fr {fr:?} segs {:?} min {:.1}",
+                        segs.map(|s| [
+                            s.0[0].round(),
+                            s.0[1].round(),
+                            s.1[0].round(),
+                            s.1[1].round()
+                        ]),
+                        self.min_strength
+                    );
+                    for &(a, b) in &segs {
+                        let v: Vec<String> = side_samples(a, b, 0.5)
+                            .map(|(p, d)| {
+                                match strongest_near(p, normal(d, self.orientation), self.img) {
+                                    Some(e) => format!("{:.1}/{:.0}", e.offset, e.strength),
+                                    None => "-".into(),
+                                }
+                            })
+                            .collect();
+                        eprintln!("   {}", v.join(" "));
+                    }
+                }
+            }
             let ok = match extension {
                 Some(segments) => {
-                    next_cost <= cost + 1.0
-                        && segments
-                            .iter()
-                            .all(|&(a, b)| self.support_fraction(a, b) >= EXTENSION_SUPPORT)
+                    // The extended sides are judged by the weaker strength below, the rest of
+                    // the outline must not lose support.
+                    let extended: f64 = segments
+                        .iter()
+                        .map(|&(a, b)| self.unsupported_between(a, b))
+                        .sum();
+                    next_cost - extended <= cost + 1.0
+                        && segments.iter().all(|&(a, b)| self.continues_cut(a, b))
                 }
                 None => {
                     let removed = (perimeter(poly) - perimeter(&next)).max(0.0);
@@ -224,9 +328,11 @@ impl<'a> Support<'a> {
                 consider(next, grows.then_some([(before.1, x), (x, after.0)]));
             }
             // Cut corner k where its sides are unsupported near it.
-            if let Some((e1, e2)) = self.chamfer(poly, k) {
-                if self.support_fraction(e1, e2) >= EXTENSION_SUPPORT {
-                    consider(replace(poly, k, 1, &[e1, e2]), None);
+            if std::env::var("CHAMFER").is_ok() {
+                if let Some((e1, e2)) = self.chamfer(poly, k) {
+                    if self.support_fraction(e1, e2, self.min_strength) >= EXTENSION_SUPPORT {
+                        consider(replace(poly, k, 1, &[e1, e2]), None);
+                    }
                 }
             }
         }
@@ -242,7 +348,41 @@ impl<'a> Support<'a> {
         let ahead = self.unsupported_run(v, next, unit(sub(next, v)))?;
         let e1 = along(v, prev, back);
         let e2 = along(v, next, ahead);
-        (dist(e1, e2) >= MIN_CHAMFER_PX).then_some((e1, e2))
+        if dist(e1, e2) < MIN_CHAMFER_PX {
+            return None;
+        }
+        // What is cut off must look like the background beside it: a pale patch of the face
+        // at a corner (light cyan on white paper) leaves its cut weak beside a strong print
+        // edge, and that corner is the piece's.
+        let outside: Vec<[f64; 3]> = [(v, prev, back), (v, next, ahead)]
+            .iter()
+            .flat_map(|&(v, to, run)| {
+                let d = unit(sub(to, v));
+                let side_dir = if to == prev { scale(d, -1.0) } else { d };
+                let n = normal(side_dir, self.orientation);
+                (0..run.ceil() as usize).filter_map(move |i| {
+                    bilinear(
+                        self.img,
+                        add(add(v, scale(d, i as f64)), scale(n, BACKGROUND_DISTANCE)),
+                    )
+                })
+            })
+            .collect();
+        let inside: Vec<[f64; 3]> = (1..8)
+            .flat_map(|i| (1..8 - i).map(move |j| (i, j)))
+            .filter_map(|(i, j)| {
+                let (a, b) = (f64::from(i) / 8.0, f64::from(j) / 8.0);
+                bilinear(
+                    self.img,
+                    add(add(scale(v, 1.0 - a - b), scale(e1, a)), scale(e2, b)),
+                )
+            })
+            .collect();
+        let (Some(o), Some(i)) = (mean_colour(&outside), mean_colour(&inside)) else {
+            return None;
+        };
+        let diff = (0..3).map(|c| (o[c] - i[c]).powi(2)).sum::<f64>().sqrt();
+        (diff <= BACKGROUND_COLOUR).then_some((e1, e2))
     }
 
     /// How far from `v` towards `to` the side (running along `side_dir` in the polygon)
@@ -253,13 +393,7 @@ impl<'a> Support<'a> {
         let d = unit(sub(to, v));
         let mut t = CORNER_SKIP;
         while t < len - CORNER_SKIP {
-            // Any edge at all counts here: a pale patch of the face at a corner leaves a weak
-            // cut beside a strong print edge, and that corner is no needle to cut off.
-            if self.edge_above(
-                add(v, scale(d, t)),
-                side_dir,
-                WEAK_FRACTION * self.min_strength,
-            ) {
+            if self.supported(add(v, scale(d, t)), side_dir) {
                 return (t > CORNER_SKIP + 1.0).then_some(t);
             }
             t += 1.0;
@@ -274,6 +408,31 @@ fn strongest_near(p: Pt, n: Pt, img: &RgbImage) -> Option<Edge> {
         .into_iter()
         .filter(|e| e.offset.abs() <= SUPPORT_OFFSET)
         .max_by(|x, y| x.strength.total_cmp(&y.strength))
+}
+
+/// RMS residual of the least-squares line through `(x, y)` points.
+fn line_scatter(pts: &[(f64, f64)]) -> f64 {
+    let n = pts.len() as f64;
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let slope = if sxx > 0.0 {
+        pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx
+    } else {
+        0.0
+    };
+    let sq: f64 = pts
+        .iter()
+        .map(|p| (p.1 - my - slope * (p.0 - mx)).powi(2))
+        .sum();
+    (sq / n).sqrt()
+}
+
+fn mean_colour(v: &[[f64; 3]]) -> Option<[f64; 3]> {
+    let n = v.len() as f64;
+    (!v.is_empty()).then(|| [0, 1, 2].map(|c| v.iter().map(|p| p[c]).sum::<f64>() / n))
 }
 
 fn median_of(v: &mut [f64]) -> Option<f64> {
