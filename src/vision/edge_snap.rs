@@ -256,7 +256,7 @@ fn prominence(grad: &[(f64, f64)], k: usize) -> f64 {
 
 /// The image's colour at a point (pixel centres at +0.5), interpolated bilinearly; `None`
 /// outside the image.
-pub fn bilinear(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
+fn bilinear(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
     let (x, y) = (p[0] - 0.5, p[1] - 0.5);
     let (w, h) = (img.width() as f64, img.height() as f64);
     if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {

@@ -98,7 +98,7 @@ pub fn photo_pieces_on_images(
             .filter(|_| blurred)
             .and_then(|(img, reach)| straighten_on_image(piece, img, *reach))
             .or_else(|| straighten(piece))?;
-        if let Some((img, _)) = read.filter(|_| std::env::var("NO_SUPPORT").is_err()) {
+        if let Some((img, _)) = read {
             fitted.polygon = support::supported_polygon(&fitted.polygon, img);
         }
         Some(fitted)
@@ -414,20 +414,3 @@ mod support;
 #[cfg(test)]
 #[path = "photo_tests.rs"]
 mod tests;
-
-/// TEMP debug: per piece (chain points, snapped points, straightened polygon).
-#[allow(clippy::type_complexity)]
-pub fn debug_snapped(set: &PieceSet, img: &image::RgbImage) -> Vec<(Vec<Pt>, Vec<Pt>, Vec<Pt>)> {
-    let reach = snap_reach(set.pieces.iter(), img);
-    set.pieces
-        .iter()
-        .map(|p| {
-            let c = chain_points(p);
-            let s = snap_outline(&c, img, reach).unwrap_or_default();
-            let poly = straighten_on_image(p, img, reach)
-                .map(|s| s.polygon)
-                .unwrap_or_default();
-            (c, s, poly)
-        })
-        .collect()
-}

@@ -236,21 +236,3 @@ fn only_blurred_masks_are_snapped_to_the_image() {
         plain.area
     );
 }
-
-#[test]
-#[ignore = "debug"]
-fn debug_dump_snapped() {
-    let n: usize = std::env::var("DN").unwrap().parse().unwrap();
-    let seed: u64 = std::env::var("DS").unwrap().parse().unwrap();
-    let style = if std::env::var("DST").as_deref() == Ok("scan") {
-        Style::Scan
-    } else {
-        Style::Photo
-    };
-    let (dir, set) = rendered_set(n, seed, style);
-    let img = image::open(&set.pieces[0].image).unwrap().to_rgb8();
-    let d = jigsaw::solvers::polygon::photo::debug_snapped(&set, &img);
-    let out = std::env::var("DOUT").unwrap();
-    std::fs::write(out, serde_json::to_string(&d).unwrap()).unwrap();
-    drop(dir);
-}
