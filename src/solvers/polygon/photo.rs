@@ -7,7 +7,8 @@
 //! measures the noise, from which [`photo_options`] picks the solver's tolerance. On blurred
 //! photos, whose masks wander with the contrast along the cut, [`photo_pieces_on_images`]
 //! fits the sides to the outline moved onto the image's colour edges instead
-//! ([`super::edge_snap`]).
+//! ([`super::edge_snap`]), and every polygon is then checked against the image's edges
+//! (`support`: needles over the paper dropped, corners the mask left out completed).
 //!
 //! Everything stays in source-image pixels: the pieces as traced, the target either given in
 //! pixels (a polygon file) or scaled so that its area is the pieces' total area (a
@@ -75,8 +76,9 @@ pub const BLURRED_MASK_NOISE_PX: f64 = 0.3;
 /// Straightens every traced piece; when the outlines are noisier than a sharp edge's
 /// ([`BLURRED_MASK_NOISE_PX`]), from the outlines snapped to the colour edges of their
 /// photographs instead ([`straighten_on_image`]). `image(path)` reads a piece's source image
-/// again (`None`: it cannot, and that image's pieces keep their outline fits). Consecutive
-/// pieces of one image read it once.
+/// again (`None`: it cannot, and that image's pieces keep their outline fits, unchecked).
+/// Every polygon is then corrected where the image's edges contradict it
+/// ([`support::supported_polygon`]). Consecutive pieces of one image read it once.
 pub fn photo_pieces_on_images(
     set: &PieceSet,
     mut image: impl FnMut(&str) -> Option<image::RgbImage>,
