@@ -250,7 +250,6 @@ impl<'a> Support<'a> {
                 let grows = signed_area(&next).abs() > area.abs();
                 consider(next, grows.then_some([(before.1, x), (x, after.0)]));
             }
-            // Cut corner k where its sides are unsupported near it.
         }
         out
     }
@@ -291,7 +290,7 @@ fn perimeter(poly: &[Pt]) -> f64 {
     sides(poly).map(|(a, b)| dist(a, b)).sum()
 }
 
-/// Whether `next` can replace `poly`: simple, the same orientation, its area within a third of
+/// Whether `next` can replace `poly`: simple, the same orientation, its area within 35 % of
 /// `area`, and no vertex far from where the old ones were.
 fn plausible(poly: &[Pt], next: &[Pt], area: f64) -> bool {
     let a = signed_area(next);
