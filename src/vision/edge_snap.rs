@@ -141,6 +141,22 @@ pub fn snap_offsets(
 /// similar height a pixel or two apart (face to rim, rim to background), and the highest
 /// changed from one to the other along a side. The cut is the outer one.
 fn edge_offset(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<f64> {
+    edge_at(at, normal, img, reach).map(|e| e.offset)
+}
+
+/// A colour edge found across a line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edge {
+    /// Distance along the normal to the edge, pixels (positive outwards).
+    pub offset: f64,
+    /// The colour gradient's magnitude at the edge's peak (RGB difference over half a pixel):
+    /// how strong the edge is, to tell a cut from noise or a shadow's ramp.
+    pub strength: f64,
+}
+
+/// The edge along `normal` from `at` within `reach`, as [`edge_offset`] finds it, with its
+/// strength.
+pub fn edge_at(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<Edge> {
     let (inward, outward) = (
         (reach.inward / STEP).round() as i64,
         (reach.outward / STEP).round() as i64,
@@ -175,7 +191,45 @@ fn edge_offset(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<f64> 
     }
     let part = &grad[lo..=hi];
     let weight: f64 = part.iter().map(|p| p.1).sum();
-    Some(part.iter().map(|p| p.0 * p.1).sum::<f64>() / weight)
+    Some(Edge {
+        offset: part.iter().map(|p| p.0 * p.1).sum::<f64>() / weight,
+        strength: g(peak),
+    })
+}
+
+/// Every local peak of the colour gradient's magnitude along `normal` from `at` within
+/// `reach`, located to a fraction of a step by a parabola through the peak and its neighbours;
+/// empty if the profile leaves the image. Unlike [`edge_at`], no peak is preferred: the caller
+/// asks whether any strong edge lies near a line (the polygon path's support test).
+pub fn edge_peaks(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Vec<Edge> {
+    let (inward, outward) = (
+        (reach.inward / STEP).round() as i64,
+        (reach.outward / STEP).round() as i64,
+    );
+    let colour = |t: f64| bilinear(img, add(at, scale(normal, t)));
+    let mut grad = Vec::with_capacity((inward + outward) as usize + 1);
+    for k in -inward..=outward {
+        let t = k as f64 * STEP;
+        let (Some(lo), Some(hi)) = (colour(t - STEP), colour(t + STEP)) else {
+            return Vec::new();
+        };
+        grad.push((
+            t,
+            ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt(),
+        ));
+    }
+    (1..grad.len().saturating_sub(1))
+        .filter(|&k| grad[k].1 >= grad[k - 1].1 && grad[k].1 > grad[k + 1].1)
+        .map(|k| {
+            let (a, b, c) = (grad[k - 1].1, grad[k].1, grad[k + 1].1);
+            let den = a - 2.0 * b + c;
+            let shift = if den < 0.0 { 0.5 * (a - c) / den } else { 0.0 };
+            Edge {
+                offset: grad[k].0 + shift.clamp(-0.5, 0.5) * STEP,
+                strength: b,
+            }
+        })
+        .collect()
 }
 
 /// How far peak `k` of the gradient profile stands above the lower of the lowest points

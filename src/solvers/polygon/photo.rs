@@ -7,7 +7,8 @@
 //! measures the noise, from which [`photo_options`] picks the solver's tolerance. On blurred
 //! photos, whose masks wander with the contrast along the cut, [`photo_pieces_on_images`]
 //! fits the sides to the outline moved onto the image's colour edges instead
-//! ([`super::edge_snap`]).
+//! ([`super::edge_snap`]), and every polygon is then checked against the image's edges
+//! (`support`: needles over the paper dropped, corners the mask left out completed).
 //!
 //! Everything stays in source-image pixels: the pieces as traced, the target either given in
 //! pixels (a polygon file) or scaled so that its area is the pieces' total area (a
@@ -75,16 +76,15 @@ pub const BLURRED_MASK_NOISE_PX: f64 = 0.3;
 /// Straightens every traced piece; when the outlines are noisier than a sharp edge's
 /// ([`BLURRED_MASK_NOISE_PX`]), from the outlines snapped to the colour edges of their
 /// photographs instead ([`straighten_on_image`]). `image(path)` reads a piece's source image
-/// again (`None`: it cannot, and that image's pieces keep their outline fits). Consecutive
-/// pieces of one image read it once.
+/// again (`None`: it cannot, and that image's pieces keep their outline fits, unchecked).
+/// Every polygon is then corrected where the image's edges contradict it
+/// ([`support::supported_polygon`]). Consecutive pieces of one image read it once.
 pub fn photo_pieces_on_images(
     set: &PieceSet,
     mut image: impl FnMut(&str) -> Option<image::RgbImage>,
 ) -> Result<PhotoPieces, PhotoError> {
     let plain = photo_pieces(set)?;
-    if plain.noise_px <= BLURRED_MASK_NOISE_PX {
-        return Ok(plain);
-    }
+    let blurred = plain.noise_px > BLURRED_MASK_NOISE_PX;
     let mut last: Option<(String, Option<(image::RgbImage, Reach)>)> = None;
     let mut out = photo_pieces_with(set, |piece| {
         if last.as_ref().is_none_or(|(path, _)| *path != piece.image) {
@@ -95,10 +95,15 @@ pub fn photo_pieces_on_images(
             });
             last = Some((piece.image.clone(), read));
         }
-        last.as_ref()
-            .and_then(|(_, read)| read.as_ref())
+        let read = last.as_ref().and_then(|(_, read)| read.as_ref());
+        let mut fitted = read
+            .filter(|_| blurred)
             .and_then(|(img, reach)| straighten_on_image(piece, img, *reach))
-            .or_else(|| straighten(piece))
+            .or_else(|| straighten(piece))?;
+        if let Some((img, _)) = read {
+            fitted.polygon = support::supported_polygon(&fitted.polygon, img);
+        }
+        Some(fitted)
     })?;
     // The solver's tolerance is scaled by the outline noise as the masks measure it: the
     // snapped edges are straighter, but the corners are still rounded by the blur that the
@@ -404,6 +409,9 @@ pub fn photo_assembly(set: &PieceSet, pieces: &PhotoPieces, solution: &Solution)
         junctions: Vec::new(),
     }
 }
+
+#[path = "photo_support.rs"]
+mod support;
 
 #[cfg(test)]
 #[path = "photo_tests.rs"]

@@ -76,10 +76,13 @@ fn failures(style: Style, cases: &[(usize, u64)]) -> Vec<String> {
 /// Rendered scans through the CLI: several seeds of every size, among them 14:1 (a piece
 /// corner cut by an 11 px side, 5° off its hole's: SIDE CHECK refused it until it compared
 /// corners by their shortest side) and 14:5 (the near-isosceles triangle, whose chirality the
-/// target's flat vertices, where cuts meet the border, decide).
+/// target's flat vertices, where cuts meet the border, decide), and 10:1 (light paper: a
+/// piece's white corner is left out of its mask, and the polygon cut it along the print's edge
+/// until the image's rim completed it, `photo::support`).
 #[test]
 fn rendered_scans_solve_end_to_end() {
     let cases = [
+        (10, 1),
         (7, 2),
         (7, 4),
         (10, 3),
@@ -102,10 +105,13 @@ fn rendered_scans_solve_end_to_end() {
 /// rounded corner tips and SIDE CHECK allowed for the least-squares pose, and 14:5, which
 /// dead-ended on a 1.3° needle left between two pieces until BEST VERTEX skipped needle tips;
 /// and light paper (7:1, 10:10, 14:1), whose drop shadows' far edge the snap took for the cut
-/// until it looked only 2 px outwards on photographs with shadows (`photo::snap_reach`).
+/// until it looked only 2 px outwards on photographs with shadows (`photo::snap_reach`); and
+/// 12:10 (light paper), whose straightening ended a sharp corner with a needle 38 px long
+/// over the paper until sides the image does not support were dropped (`photo::support`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (12, 10),
         (7, 1),
         (10, 10),
         (14, 1),
@@ -188,7 +194,8 @@ fn rendered_set(pieces: usize, seed: u64, style: Style) -> (tempfile::TempDir, P
     (dir, run.set)
 }
 
-/// Scans' masks have sharp edges (fit noise of a digitised line): their outline fits are kept.
+/// Scans' masks have sharp edges (fit noise of a digitised line): their outline fits are kept
+/// (checked against the image, `photo::support`, which finds nothing to change on this one).
 /// Photos' masks wander (fit noise above `BLURRED_MASK_NOISE_PX`): their sides are found on the
 /// colour edges, which straightens them into as many corners as the cut has (not the 9–13
 /// the wandering masks gave) and takes away the masks' 2 px of fat, while the solver's

@@ -1,0 +1,372 @@
+//! Straightened piece polygons checked against the photograph's edges, and corrected where the
+//! image contradicts them.
+//!
+//! Why: the straightening fits sides to the mask's outline, and where the mask is wrong its
+//! polygon is wrong in shape, not only by a fraction of a pixel. On light paper a light patch of
+//! the face at a corner is taken for background, and the polygon cuts the corner along the
+//! print's edge; a corner's rounded tip fitted as a short run makes a needle that runs far out
+//! over the paper; a short side taken for a rounded tip is replaced by a spike; a shadow that
+//! joined the mask bends a side with a spurious vertex. In each case some of the polygon's
+//! boundary runs where the photograph shows no edge, or the edge the cut makes runs beyond it.
+//!
+//! So the polygon is tested side by side against the image: a boundary point is *supported*
+//! when a peak of the colour gradient ([`edge_peaks`]) lies within [`SUPPORT_OFFSET`] of it,
+//! at least a fraction of the piece's median edge strength and well above the background's own
+//! peaks. A side is dropped (its neighbours extended to meet) when that removes mostly
+//! unsupported boundary (a needle over the paper); a corner is completed outwards when the
+//! extended sides carry a straight run of edges along their new length, since the cut is the
+//! outermost edge of a piece, even where only its rim shows it.
+
+use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
+use crate::solvers::polygon::geometry::{is_simple, signed_area, Pt};
+use image::RgbImage;
+
+/// How far either side of a boundary point an edge is looked for when testing support, pixels.
+const SUPPORT_REACH: Reach = Reach {
+    inward: 2.5,
+    outward: 2.5,
+};
+/// A boundary point is supported by an edge this close to it, pixels: the snapped sides lie
+/// 0.5–1.2 px inside the cut on light paper (the rim's bias, see `edge_snap`).
+const SUPPORT_OFFSET: f64 = 1.2;
+/// ... whose strength is at least this fraction of the piece's median edge strength: a
+/// die-cut rim between a white face and white paper, blurred, keeps about half the strength of
+/// a coloured face's cut, while noise, JPEG ringing and a shadow's soft ramp stay far below.
+const STRENGTH_FRACTION: f64 = 0.35;
+/// The background's peaks are measured this far outside the polygon, pixels: beyond the
+/// blur and the rim, before most neighbouring pieces.
+const NOISE_DISTANCE: f64 = 7.0;
+/// A support must be this many times the background's median peak.
+const NOISE_FACTOR: f64 = 2.0;
+/// A corner completed outwards needs edges along its extended sides of this fraction of the
+/// piece's median strength: the die-cut rim alone where a white face meets white paper,
+/// blurred, keeps about a third of a coloured face's step (measured 11–18 against a median
+/// of 43 on a 14-piece light-paper photo), but runs at a steady offset, which noise does not.
+const WEAK_FRACTION: f64 = 0.2;
+/// ... at offsets within this RMS distance of a line, pixels.
+const EXTENSION_SCATTER: f64 = 0.35;
+/// Boundary within this distance of a vertex is not tested: the blur rounds every corner.
+const CORNER_SKIP: f64 = 1.5;
+/// An edit that makes the polygon smaller or reshapes it must remove at least this much
+/// unsupported boundary, pixels.
+const MIN_GAIN_PX: f64 = 3.0;
+/// ... and at least this fraction of the boundary it takes away: what an edit removes must be
+/// mostly unsupported (a spike over the paper), not a real part of the outline.
+const REMOVED_UNSUPPORTED: f64 = 0.5;
+/// A corner completed outwards must have its extended sides supported over this fraction of
+/// their new length.
+const EXTENSION_SUPPORT: f64 = 0.8;
+/// A vertex an edit moves may move at most this far, pixels.
+const MAX_MOVE_PX: f64 = 40.0;
+
+/// The polygon `poly` (a piece's straightened outline in `img`'s pixels) with the edits the
+/// image supports applied, or `poly` itself when there is no edge to measure by.
+pub fn supported_polygon(poly: &[Pt], img: &RgbImage) -> Vec<Pt> {
+    let Some(support) = Support::measure(poly, img) else {
+        return poly.to_vec();
+    };
+    let mut current = poly.to_vec();
+    let mut cost = support.unsupported(&current);
+    for _ in 0..2 * poly.len() {
+        let best = support
+            .edits(&current, cost)
+            .into_iter()
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match best {
+            Some((next, next_cost)) => (current, cost) = (next, next_cost),
+            None => break,
+        }
+    }
+    current
+}
+
+/// The image and the edge strength that counts as support for one piece.
+struct Support<'a> {
+    img: &'a RgbImage,
+    min_strength: f64,
+    /// The least strength that continues a cut along a completed corner.
+    weak_strength: f64,
+    /// +1 or −1: the polygon's orientation, which gives its sides' outward normals.
+    orientation: f64,
+}
+
+impl<'a> Support<'a> {
+    /// The piece's median edge strength along its polygon; `None` when no edge is found.
+    fn measure(poly: &[Pt], img: &'a RgbImage) -> Option<Support<'a>> {
+        let orientation = if signed_area(poly) > 0.0 { 1.0 } else { -1.0 };
+        let mut strengths: Vec<f64> = sides(poly)
+            .flat_map(|(a, b)| side_samples(a, b, CORNER_SKIP))
+            .filter_map(|(p, d)| strongest_near(p, normal(d, orientation), img).map(|e| e.strength))
+            .collect();
+        if strengths.len() < 8 {
+            return None;
+        }
+        // The background's own peaks (noise, JPEG ringing) beside the piece: a support must
+        // stand well above them.
+        let mut noise: Vec<f64> = sides(poly)
+            .flat_map(|(a, b)| side_samples(a, b, CORNER_SKIP))
+            .step_by(2)
+            .map(|(p, d)| {
+                let n = normal(d, orientation);
+                strongest_near(add(p, scale(n, NOISE_DISTANCE)), n, img).map_or(0.0, |e| e.strength)
+            })
+            .collect();
+        let median = median_of(&mut strengths)?;
+        let floor = NOISE_FACTOR * median_of(&mut noise).unwrap_or(0.0);
+        (median > 0.0).then_some(Support {
+            img,
+            min_strength: (STRENGTH_FRACTION * median).max(floor),
+            weak_strength: (WEAK_FRACTION * median).max(floor),
+            orientation,
+        })
+    }
+
+    fn supported(&self, p: Pt, d: Pt) -> bool {
+        self.edge_above(p, d, self.min_strength)
+    }
+
+    /// Whether an edge of at least `strength` lies within [`SUPPORT_OFFSET`] of `p` on a side
+    /// running along `d`.
+    fn edge_above(&self, p: Pt, d: Pt, strength: f64) -> bool {
+        strongest_near(p, normal(d, self.orientation), self.img)
+            .is_some_and(|e| e.strength >= strength)
+    }
+
+    /// Length of the segment `a`→`b` (1 px samples, corners skipped) that no edge supports.
+    fn unsupported_between(&self, a: Pt, b: Pt) -> f64 {
+        side_samples(a, b, CORNER_SKIP)
+            .filter(|&(p, d)| !self.supported(p, d))
+            .count() as f64
+    }
+
+    /// Length of `poly`'s boundary that no edge supports, pixels.
+    fn unsupported(&self, poly: &[Pt]) -> f64 {
+        sides(poly)
+            .map(|(a, b)| self.unsupported_between(a, b))
+            .sum()
+    }
+
+    /// Whether a cut runs along the segment `a`→`b` (a side extended to a completed corner):
+    /// edges of at least the weak strength along [`EXTENSION_SUPPORT`] of it, at offsets that
+    /// lie on a line within [`EXTENSION_SCATTER`] (a straight cut), not scattered as the blur
+    /// around a corner or noise leaves them. Too short to tell (under 3 samples): yes.
+    fn continues_cut(&self, a: Pt, b: Pt) -> bool {
+        let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
+        if samples.len() < 3 {
+            return true;
+        }
+        let n = normal(samples[0].1, self.orientation);
+        // Every sample's peaks near the line; on a sharp scan the rim gives two, a pixel
+        // apart, so each sample takes the one nearest the median of the strongest.
+        let peaks: Vec<Vec<Edge>> = samples
+            .iter()
+            .map(|&(p, _)| {
+                edge_peaks(p, n, self.img, SUPPORT_REACH)
+                    .into_iter()
+                    .filter(|e| {
+                        e.offset.abs() <= SUPPORT_OFFSET && e.strength >= self.weak_strength
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut strongest: Vec<f64> = peaks
+            .iter()
+            .filter_map(|p| p.iter().max_by(|x, y| x.strength.total_cmp(&y.strength)))
+            .map(|e| e.offset)
+            .collect();
+        if (strongest.len() as f64) < EXTENSION_SUPPORT * samples.len() as f64 {
+            return false;
+        }
+        let Some(middle) = median_of(&mut strongest) else {
+            return false;
+        };
+        let found: Vec<(f64, f64)> = peaks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                p.iter()
+                    .min_by(|x, y| {
+                        (x.offset - middle)
+                            .abs()
+                            .total_cmp(&(y.offset - middle).abs())
+                    })
+                    .map(|e| (i as f64, e.offset))
+            })
+            .collect();
+        // The blur around the corners the segment joins leaves a stray peak or two: dropped
+        // when off the line the others make.
+        let (line, _) = line_fit(&found);
+        let kept: Vec<(f64, f64)> = found
+            .into_iter()
+            .filter(|&(x, y)| (y - line(x)).abs() <= 2.0 * EXTENSION_SCATTER)
+            .collect();
+        (kept.len() as f64) >= EXTENSION_SUPPORT * samples.len() as f64
+            && line_fit(&kept).1 <= EXTENSION_SCATTER
+    }
+
+    /// Every acceptable edit of `poly` (whose unsupported length is `cost`) with its
+    /// unsupported length.
+    fn edits(&self, poly: &[Pt], cost: f64) -> Vec<(Vec<Pt>, f64)> {
+        let m = poly.len();
+        let area = signed_area(poly);
+        let mut out = Vec::new();
+        let mut consider = |next: Vec<Pt>, extension: Option<[(Pt, Pt); 2]>| {
+            if !plausible(poly, &next, area) {
+                return;
+            }
+            let next_cost = self.unsupported(&next);
+            let ok = match extension {
+                Some(segments) => {
+                    // The extended sides are judged by the weaker strength below, the rest of
+                    // the outline must not lose support.
+                    let extended: f64 = segments
+                        .iter()
+                        .map(|&(a, b)| self.unsupported_between(a, b))
+                        .sum();
+                    next_cost - extended <= cost + 1.0
+                        && segments.iter().all(|&(a, b)| self.continues_cut(a, b))
+                }
+                None => {
+                    let removed = (perimeter(poly) - perimeter(&next)).max(0.0);
+                    next_cost <= cost - MIN_GAIN_PX.max(REMOVED_UNSUPPORTED * removed)
+                }
+            };
+            if ok {
+                out.push((next, next_cost));
+            }
+        };
+        for k in 0..m {
+            // Drop one or two sides from vertex k on; their neighbours meet.
+            for drop in 1..=2usize {
+                if m - drop < 3 {
+                    continue;
+                }
+                let before = (poly[(k + m - 1) % m], poly[k]);
+                let after = (poly[(k + drop) % m], poly[(k + drop + 1) % m]);
+                let Some(x) = line_cross(before, after) else {
+                    continue;
+                };
+                let next = replace(poly, k, drop + 1, &[x]);
+                let grows = signed_area(&next).abs() > area.abs();
+                consider(next, grows.then_some([(before.1, x), (x, after.0)]));
+            }
+        }
+        out
+    }
+}
+
+/// The strongest peak of the colour gradient within [`SUPPORT_OFFSET`] of `p` along `n`.
+fn strongest_near(p: Pt, n: Pt, img: &RgbImage) -> Option<Edge> {
+    edge_peaks(p, n, img, SUPPORT_REACH)
+        .into_iter()
+        .filter(|e| e.offset.abs() <= SUPPORT_OFFSET)
+        .max_by(|x, y| x.strength.total_cmp(&y.strength))
+}
+
+/// The least-squares line through `(x, y)` points (as y of x) and its RMS residual.
+fn line_fit(pts: &[(f64, f64)]) -> (impl Fn(f64) -> f64, f64) {
+    let n = (pts.len() as f64).max(1.0);
+    let (mx, my) = (
+        pts.iter().map(|p| p.0).sum::<f64>() / n,
+        pts.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let slope = if sxx > 0.0 {
+        pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx
+    } else {
+        0.0
+    };
+    let line = move |x: f64| my + slope * (x - mx);
+    let sq: f64 = pts.iter().map(|p| (p.1 - line(p.0)).powi(2)).sum();
+    (line, (sq / n).sqrt())
+}
+
+fn median_of(v: &mut [f64]) -> Option<f64> {
+    let mid = v.len() / 2;
+    (!v.is_empty()).then(|| *v.select_nth_unstable_by(mid, f64::total_cmp).1)
+}
+
+fn perimeter(poly: &[Pt]) -> f64 {
+    sides(poly).map(|(a, b)| dist(a, b)).sum()
+}
+
+/// Whether `next` can replace `poly`: simple, the same orientation, its area within 35 % of
+/// `area`, and no vertex far from where the old ones were.
+fn plausible(poly: &[Pt], next: &[Pt], area: f64) -> bool {
+    let a = signed_area(next);
+    next.len() >= 3
+        && is_simple(next)
+        && a * area > 0.0
+        && (a / area - 1.0).abs() <= 0.35
+        && next
+            .iter()
+            .all(|p| poly.iter().any(|q| dist(*p, *q) <= MAX_MOVE_PX))
+}
+
+/// `poly` with the `count` vertices from index `k` on (cyclically) replaced by `with`.
+fn replace(poly: &[Pt], k: usize, count: usize, with: &[Pt]) -> Vec<Pt> {
+    let m = poly.len();
+    let mut out: Vec<Pt> = with.to_vec();
+    out.extend((count..m).map(|j| poly[(k + j) % m]));
+    out
+}
+
+/// The sides of a closed polygon as (start, end).
+fn sides(poly: &[Pt]) -> impl Iterator<Item = (Pt, Pt)> + '_ {
+    (0..poly.len()).map(move |k| (poly[k], poly[(k + 1) % poly.len()]))
+}
+
+/// Points every pixel along `a`→`b`, `skip` from either end, with the segment's direction.
+fn side_samples(a: Pt, b: Pt, skip: f64) -> impl Iterator<Item = (Pt, Pt)> {
+    let len = dist(a, b);
+    let d = unit(sub(b, a));
+    let count = if len > 2.0 * skip {
+        ((len - 2.0 * skip).floor() as usize) + 1
+    } else {
+        0
+    };
+    (0..count).map(move |i| (add(a, scale(d, skip + i as f64)), d))
+}
+
+/// Where the lines through two segments cross; `None` within about 1° of parallel.
+fn line_cross(l0: (Pt, Pt), l1: (Pt, Pt)) -> Option<Pt> {
+    let (p, d) = (l0.0, unit(sub(l0.1, l0.0)));
+    let (q, e) = (l1.0, unit(sub(l1.1, l1.0)));
+    let den = d[0] * e[1] - d[1] * e[0];
+    if den.abs() < 0.02 {
+        return None;
+    }
+    let t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den;
+    Some(add(p, scale(d, t)))
+}
+
+/// The outward normal of a side running along `d` in a polygon of `orientation` (positive
+/// signed area: the interior is on the left, outwards on the right).
+fn normal(d: Pt, orientation: f64) -> Pt {
+    [d[1] * orientation, -d[0] * orientation]
+}
+
+fn add(a: Pt, b: Pt) -> Pt {
+    [a[0] + b[0], a[1] + b[1]]
+}
+
+fn sub(a: Pt, b: Pt) -> Pt {
+    [a[0] - b[0], a[1] - b[1]]
+}
+
+fn scale(a: Pt, s: f64) -> Pt {
+    [a[0] * s, a[1] * s]
+}
+
+fn dist(a: Pt, b: Pt) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+fn unit(v: Pt) -> Pt {
+    let l = v[0].hypot(v[1]).max(f64::MIN_POSITIVE);
+    [v[0] / l, v[1] / l]
+}
+
+#[cfg(test)]
+#[path = "photo_support_tests.rs"]
+mod tests;

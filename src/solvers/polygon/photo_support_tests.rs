@@ -1,0 +1,105 @@
+use super::*;
+
+const PAPER: [f64; 3] = [236.0, 236.0, 230.0];
+const FACE: [f64; 3] = [120.0, 110.0, 40.0];
+const WHITE: [f64; 3] = [240.0, 240.0, 236.0];
+const RIM: [f64; 3] = [196.0, 188.0, 170.0];
+
+/// An 80 × 80 photo of the piece made of the pixels `inside` on light paper, its outermost
+/// pixels the cardboard rim, its face `face(x, y)`, blurred by [1 2 1]/4 both ways as a
+/// phone lens.
+fn photo_of(inside: impl Fn(u32, u32) -> bool, face: impl Fn(u32, u32) -> [f64; 3]) -> RgbImage {
+    let sharp = |x: u32, y: u32| {
+        let rim = [(0, 1), (2, 1), (1, 0), (1, 2)]
+            .iter()
+            .any(|&(dx, dy)| !inside((x + dx).saturating_sub(1), (y + dy).saturating_sub(1)));
+        if !inside(x, y) {
+            PAPER
+        } else if rim {
+            RIM
+        } else {
+            face(x, y)
+        }
+    };
+    RgbImage::from_fn(80, 80, |x, y| {
+        let mut c = [0.0; 3];
+        for (dx, wx) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
+            for (dy, wy) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
+                let s = sharp(x.saturating_add_signed(dx), y.saturating_add_signed(dy));
+                (0..3).for_each(|i| c[i] += s[i] * wx * wy);
+            }
+        }
+        image::Rgb(c.map(|v: f64| v.round() as u8))
+    })
+}
+
+/// [`photo_of`] the square [20, 60)².
+fn photo(face: impl Fn(u32, u32) -> [f64; 3]) -> RgbImage {
+    photo_of(|x, y| (20..60).contains(&x) && (20..60).contains(&y), face)
+}
+
+const SQUARE: [Pt; 4] = [[20.0, 20.0], [60.0, 20.0], [60.0, 60.0], [20.0, 60.0]];
+
+/// Every corner of the square within `tol` of a vertex of `poly`, which has four.
+fn is_square(poly: &[Pt], tol: f64) -> bool {
+    poly.len() == 4
+        && SQUARE
+            .iter()
+            .all(|c| poly.iter().any(|p| dist(*p, *c) <= tol))
+}
+
+#[test]
+fn a_correct_polygon_is_left_as_it_is() {
+    let img = photo(|_, _| FACE);
+    assert_eq!(supported_polygon(&SQUARE, &img), SQUARE.to_vec());
+}
+
+#[test]
+fn a_white_corner_on_white_paper_is_completed_along_its_rim() {
+    // The top right corner of the face is white, as the paper: the mask stopped at the print's
+    // edge x − y = 25 and the polygon cut the corner there. Only the rim shows the cut.
+    let img = photo(|x, y| if x > y + 25 { WHITE } else { FACE });
+    let cut = [
+        [20.0, 20.0],
+        [45.0, 20.0],
+        [60.0, 35.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    let out = supported_polygon(&cut, &img);
+    assert!(is_square(&out, 1.0), "{out:?}");
+}
+
+#[test]
+fn a_needle_over_the_paper_is_dropped() {
+    // A corner's rounded tip fitted as a short side nearly parallel to its neighbour: the
+    // left side runs 18 px on over the paper to meet it.
+    let img = photo(|_, _| FACE);
+    let needle = [
+        [20.0, 20.0],
+        [60.0, 20.0],
+        [60.0, 60.0],
+        [22.0, 60.0],
+        [20.0, 78.0],
+    ];
+    let out = supported_polygon(&needle, &img);
+    assert!(is_square(&out, 1.0), "{out:?}");
+}
+
+#[test]
+fn a_real_short_side_is_kept() {
+    // The square with its top right corner cut by a real 14 px side: the paper beyond it
+    // shows no edge, so the corner is not completed.
+    let img = photo_of(
+        |x, y| (20..60).contains(&x) && (20..60).contains(&y) && x < y + 30,
+        |_, _| FACE,
+    );
+    let cut = [
+        [20.0, 20.0],
+        [50.0, 20.0],
+        [60.0, 30.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    assert_eq!(supported_polygon(&cut, &img), cut.to_vec());
+}
