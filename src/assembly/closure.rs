@@ -52,6 +52,10 @@ const POCKET_OPEN_SEAMS: usize = 2;
 const POCKET_FACTOR: f64 = 4.0;
 /// … or every seam within this many times the limit, table or not.
 const POCKET_NEAR: f64 = 2.0;
+/// In a pocket, a neighbour the mating table pairs with the piece may be overlapped this deep
+/// (fraction of the median piece size): it is the neighbour that the distortion displaced, and
+/// the relaxation after growth moves it back.
+const POCKET_OVERLAP_FRACTION: f64 = 0.2;
 
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
@@ -147,6 +151,11 @@ impl ClosureTest<'_> {
         let shape = &self.shapes.pieces[piece];
         let tol = OVERLAP_FRACTION * self.shapes.median_size;
         for (m, q) in near {
+            let tol = if self.pockets && self.table_neighbours(g, *m, piece) {
+                POCKET_OVERLAP_FRACTION * self.shapes.median_size
+            } else {
+                tol
+            };
             if overlaps(&self.shapes.pieces[*m], shape, &(q.inverse() * pose), tol) {
                 return None;
             }
@@ -175,6 +184,21 @@ impl ClosureTest<'_> {
             return Some(good);
         }
         self.pocket_fills(good, open, limit)
+    }
+
+    /// Whether an open chainlet of member `m` and a chainlet of `piece` are a best mate in the
+    /// mating table (either way round): then `m` is the piece's neighbour, whatever the pose.
+    fn table_neighbours(&self, g: &Growth, m: usize, piece: usize) -> bool {
+        let best_of = |a: usize| self.table.per_chainlet[a].first().map(|x| x.b);
+        let theirs = &self.shapes.pieces[m].chainlets;
+        let ours = &self.shapes.pieces[piece].chainlets;
+        theirs
+            .iter()
+            .filter(|&&a| g.mate_of[a].is_none())
+            .any(|&a| {
+                ours.iter()
+                    .any(|&b| best_of(a) == Some(b) || best_of(b) == Some(a))
+            })
     }
 
     /// The seams of a piece filling a pocket, the distorted ones included, if every seam over

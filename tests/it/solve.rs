@@ -609,18 +609,19 @@ fn svalat_nine_pieces_give_some_of_the_authors_adjacencies() {
     );
 }
 
-/// Pikachu-100: a real puzzle, one phone photo per piece. Measured 88.9 % neighbour accuracy
-/// with 95 of 100 placed (direct 94 %) since holes left by growth are filled (pockets); 85.6 %
-/// with 97 placed in two clusters before; 79.4 % (90 placed) with colour but without the white
-/// balance, 83.3 % (99 placed) by shape alone. The issue asks for 100 %; this floor guards the
-/// progress.
+/// Pikachu-100: a real puzzle, one phone photo per piece. Measured 94.4 % neighbour accuracy
+/// with 98 of 100 placed (direct 97 %) since holes left by growth are filled (pockets, with
+/// the displaced neighbour allowed to overlap); 88.9 % (95 placed) with pockets that must not
+/// overlap, 85.6 % (97 placed in two clusters) before; 79.4 % (90 placed) with colour but
+/// without the white balance, 83.3 % (99 placed) by shape alone. The issue asks for 100 %;
+/// this floor guards the progress.
 #[test]
 fn pikachu_100_photos_solve() {
     let Some((_, s)) = solve_real_set("pikachu-100", "0_input", 100) else {
         return;
     };
     assert!(
-        s.pieces_placed >= 95 && s.neighbour_accuracy >= 0.87,
+        s.pieces_placed >= 97 && s.neighbour_accuracy >= 0.93,
         "{}",
         s.summary()
     );
