@@ -63,6 +63,45 @@ pub fn dist_to_segment(p: Pt, a: Pt, b: Pt) -> f64 {
     dist(p, add(a, scale(d, t)))
 }
 
+/// Squared distance: the tolerant search's contact tests compare every vertex with every
+/// vertex or side, and `hypot` there took most of a measured search's time.
+pub fn dist2(a: Pt, b: Pt) -> f64 {
+    let d = sub(a, b);
+    dot(d, d)
+}
+
+/// Squared distance from `p` to the segment `a`–`b`.
+pub fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
+    let d = sub(b, a);
+    let l2 = dot(d, d);
+    let t = if l2 > 0.0 {
+        (dot(sub(p, a), d) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    dist2(p, [a[0] + d[0] * t, a[1] + d[1] * t])
+}
+
+/// A small rigid motion, as the pose refinements solve for it: rotation by `a` about `o`,
+/// then translation `t`.
+#[derive(Clone, Copy, Debug)]
+pub struct Motion {
+    pub a: f64,
+    pub o: Pt,
+    pub t: Pt,
+}
+
+impl Motion {
+    pub fn apply(&self, q: Pt) -> Pt {
+        let (s, c) = self.a.sin_cos();
+        let v = sub(q, self.o);
+        [
+            self.o[0] + c * v[0] - s * v[1] + self.t[0],
+            self.o[1] + s * v[0] + c * v[1] + self.t[1],
+        ]
+    }
+}
+
 /// Distance from `p` to the infinite line through `a` and `b` (`None` when `a` = `b`).
 pub fn dist_to_line(p: Pt, a: Pt, b: Pt) -> Option<f64> {
     let d = sub(b, a);

@@ -17,7 +17,7 @@
 //! whose determinant is then −1.
 
 use super::edge_snap::{snap_outline, Reach, SYMMETRIC_REACH};
-use super::geometry::{signed_area, Pt, Tol};
+use super::geometry::{dist, signed_area, Pt, Tol};
 use super::records::clean_simple;
 use super::sides::{fit_sides, SideParams};
 use super::{Options, Puzzle, Solution};
@@ -239,10 +239,6 @@ fn straightened(fitted: super::sides::FittedSides) -> Option<Straightened> {
 /// every side, and the drop shadow adds more on the side it falls). A bias beyond this is not
 /// an edge effect but a target of the wrong size, which the area checksum then reports.
 pub const MAX_EDGE_BIAS_PX: f64 = 3.0;
-
-fn dist(a: Pt, b: Pt) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
-}
 
 /// Moves every piece side inwards by the segmentation's edge bias, measured by the area
 /// checksum against a target of known size: `(pieces' area − target area) / pieces'

@@ -18,7 +18,7 @@
 //! outermost edge of a piece, even where only its rim shows it.
 
 use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
-use crate::solvers::polygon::geometry::{is_simple, signed_area, Pt};
+use crate::solvers::polygon::geometry::{add, dist, is_simple, scale, signed_area, sub, Pt};
 use image::RgbImage;
 
 /// How far either side of a boundary point an edge is looked for when testing support, pixels.
@@ -344,22 +344,6 @@ fn line_cross(l0: (Pt, Pt), l1: (Pt, Pt)) -> Option<Pt> {
 /// signed area: the interior is on the left, outwards on the right).
 fn normal(d: Pt, orientation: f64) -> Pt {
     [d[1] * orientation, -d[0] * orientation]
-}
-
-fn add(a: Pt, b: Pt) -> Pt {
-    [a[0] + b[0], a[1] + b[1]]
-}
-
-fn sub(a: Pt, b: Pt) -> Pt {
-    [a[0] - b[0], a[1] - b[1]]
-}
-
-fn scale(a: Pt, s: f64) -> Pt {
-    [a[0] * s, a[1] * s]
-}
-
-fn dist(a: Pt, b: Pt) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 fn unit(v: Pt) -> Pt {

@@ -12,15 +12,7 @@
 //! little damping so that a piece touching at one corner stays put). Errors are then shared
 //! between the contacts instead of carried forward.
 
-use super::geometry::{dot, norm, sub, Pt, Tol};
-use super::repose::segment_dist2;
-
-/// Squared distance: contacts are looked for between every vertex and every vertex or side,
-/// and `hypot` there took most of a measured search's time.
-fn dist2(a: Pt, b: Pt) -> f64 {
-    let d = sub(a, b);
-    dot(d, d)
-}
+use super::geometry::{dist2, dot, norm, segment_dist2, sub, Motion, Pt, Tol};
 
 /// Gauss–Newton rounds (contacts are recomputed each round).
 const ROUNDS: usize = 2;
@@ -38,27 +30,8 @@ pub fn refine(region: &[Pt], placed: &[Pt], tol: &Tol) -> Vec<Pt> {
     cur
 }
 
-/// A small motion: rotation by `a` about `o`, then translation `t`.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    a: f64,
-    o: Pt,
-    t: Pt,
-}
-
-impl Step {
-    fn apply(&self, q: Pt) -> Pt {
-        let (s, c) = self.a.sin_cos();
-        let v = sub(q, self.o);
-        [
-            self.o[0] + c * v[0] - s * v[1] + self.t[0],
-            self.o[1] + s * v[0] + c * v[1] + self.t[1],
-        ]
-    }
-}
-
 /// One Gauss–Newton step over the current contacts; `None` without contacts.
-fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
+fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Motion> {
     let reach = 2.0 * tol.eps;
     let m = piece.len();
     let o = {
@@ -124,7 +97,7 @@ fn solve_step(region: &[Pt], piece: &[Pt], tol: &Tol) -> Option<Step> {
     if x[0].abs() * size > reach || x[1].hypot(x[2]) > reach {
         return None;
     }
-    Some(Step {
+    Some(Motion {
         a: x[0],
         o,
         t: [x[1], x[2]],
@@ -188,7 +161,7 @@ mod tests {
         // by 0.5°.
         let hole = vec![[0.0, 0.0], [0.0, 60.0], [100.0, 60.0], [100.0, 0.0]];
         let piece = [[0.0, 0.0], [100.0, 0.0], [100.0, 60.0], [0.0, 60.0]];
-        let step = Step {
+        let step = Motion {
             a: 0.5f64.to_radians(),
             o: [50.0, 30.0],
             t: [0.8, 0.0],

@@ -13,7 +13,7 @@
 //! side onto its line). Errors are then shared by every contact a piece has so far instead of
 //! only those it had when placed.
 
-use super::geometry::{dot, norm, sub, Pt, Tol};
+use super::geometry::{dist2, dot, norm, segment_dist2, sub, Motion, Pt, Tol};
 
 /// Gauss–Newton rounds (contacts are recomputed each round).
 const ROUNDS: usize = 3;
@@ -38,25 +38,6 @@ pub fn repose(movable: &[Vec<Pt>], fixed: &[&[Pt]], reach: f64, tol: &Tol) -> Op
     moved.then_some(cur)
 }
 
-/// A small motion: rotation by `a` about `o`, then translation `t`.
-#[derive(Clone, Copy, Debug)]
-struct Motion {
-    a: f64,
-    o: Pt,
-    t: Pt,
-}
-
-impl Motion {
-    fn apply(&self, q: Pt) -> Pt {
-        let (s, c) = self.a.sin_cos();
-        let v = sub(q, self.o);
-        [
-            self.o[0] + c * v[0] - s * v[1] + self.t[0],
-            self.o[1] + s * v[0] + c * v[1] + self.t[1],
-        ]
-    }
-}
-
 /// One linearised residual: its derivatives by (piece, unknown 0..3) and its value.
 struct Row {
     terms: Vec<(usize, [f64; 3])>,
@@ -79,24 +60,6 @@ fn neg(v: [f64; 3]) -> [f64; 3] {
 enum Feature {
     Vertex(usize, Pt),
     Side(usize, Pt, Pt),
-}
-
-/// Squared distance (no square root: this runs for every vertex against every side).
-fn dist2(a: Pt, b: Pt) -> f64 {
-    let d = sub(a, b);
-    dot(d, d)
-}
-
-/// Squared distance from `p` to the segment `a`–`b`.
-pub(super) fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
-    let d = sub(b, a);
-    let l2 = dot(d, d);
-    let t = if l2 > 0.0 {
-        (dot(sub(p, a), d) / l2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    dist2(p, [a[0] + d[0] * t, a[1] + d[1] * t])
 }
 
 fn nearest_feature(q: Pt, polys: &[&[Pt]], skip: usize, reach: f64) -> Option<Feature> {

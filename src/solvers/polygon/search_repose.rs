@@ -3,10 +3,10 @@
 //! jointly, and the region is rebuilt by placing the path again from the first piece moved.
 
 use super::{Search, Step, Visitor};
-use crate::solvers::polygon::geometry::{dist, Pt, Tol};
+use crate::solvers::polygon::geometry::{dist, segment_dist2, Pt, Tol};
 use crate::solvers::polygon::place::rho_placed;
 use crate::solvers::polygon::records::RegionPolygon;
-use crate::solvers::polygon::repose::{repose, segment_dist2};
+use crate::solvers::polygon::repose::repose;
 
 /// A placing made possible by re-posing: the region it leaves, where the new piece lies, and
 /// the placed pieces of the path that moved (path index, new polygon).

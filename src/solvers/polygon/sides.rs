@@ -21,7 +21,7 @@
 //!    crossed by the line each contribute the last pixel whose centre is inside, at a distance
 //!    uniform on [0, max(|cos φ|, |sin φ|)).
 
-use super::geometry::{is_simple, signed_area, Pt};
+use super::geometry::{dist, is_simple, signed_area, Pt};
 
 /// How the outline is cut into sides.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -381,8 +381,4 @@ fn height(a: Pt, p: Pt, b: Pt) -> f64 {
         return dist(a, p);
     }
     ((p[0] - a[0]) * d[1] - (p[1] - a[1]) * d[0]).abs() / len
-}
-
-fn dist(a: Pt, b: Pt) -> f64 {
-    (a[0] - b[0]).hypot(a[1] - b[1])
 }
