@@ -157,18 +157,7 @@ pub struct Edge {
 /// The edge along `normal` from `at` within `reach`, as [`edge_offset`] finds it, with its
 /// strength.
 pub fn edge_at(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<Edge> {
-    let (inward, outward) = (
-        (reach.inward / STEP).round() as i64,
-        (reach.outward / STEP).round() as i64,
-    );
-    let colour = |t: f64| bilinear(img, add(at, scale(normal, t)));
-    let mut grad = Vec::with_capacity((inward + outward) as usize + 1);
-    for k in -inward..=outward {
-        let t = k as f64 * STEP;
-        let (lo, hi) = (colour(t - STEP)?, colour(t + STEP)?);
-        let g = ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt();
-        grad.push((t, g));
-    }
+    let grad = gradient_profile(at, normal, img, reach)?;
     let g = |k: usize| grad[k].1;
     let last = grad.len() - 1;
     let peaks: Vec<(usize, f64)> = (0..=last)
@@ -202,22 +191,9 @@ pub fn edge_at(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<Edge>
 /// empty if the profile leaves the image. Unlike [`edge_at`], no peak is preferred: the caller
 /// asks whether any strong edge lies near a line (the polygon path's support test).
 pub fn edge_peaks(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Vec<Edge> {
-    let (inward, outward) = (
-        (reach.inward / STEP).round() as i64,
-        (reach.outward / STEP).round() as i64,
-    );
-    let colour = |t: f64| bilinear(img, add(at, scale(normal, t)));
-    let mut grad = Vec::with_capacity((inward + outward) as usize + 1);
-    for k in -inward..=outward {
-        let t = k as f64 * STEP;
-        let (Some(lo), Some(hi)) = (colour(t - STEP), colour(t + STEP)) else {
-            return Vec::new();
-        };
-        grad.push((
-            t,
-            ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt(),
-        ));
-    }
+    let Some(grad) = gradient_profile(at, normal, img, reach) else {
+        return Vec::new();
+    };
     (1..grad.len().saturating_sub(1))
         .filter(|&k| grad[k].1 >= grad[k - 1].1 && grad[k].1 > grad[k + 1].1)
         .map(|k| {
@@ -230,6 +206,25 @@ pub fn edge_peaks(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Vec<Edge>
             }
         })
         .collect()
+}
+
+/// The colour gradient's magnitude (RGB difference over one step either side) at every
+/// [`STEP`] along `normal` from `at`, from `reach.inward` inside to `reach.outward` outside, as
+/// (offset, magnitude); `None` if the profile leaves the image.
+fn gradient_profile(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<Vec<(f64, f64)>> {
+    let (inward, outward) = (
+        (reach.inward / STEP).round() as i64,
+        (reach.outward / STEP).round() as i64,
+    );
+    let colour = |t: f64| bilinear(img, add(at, scale(normal, t)));
+    let mut grad = Vec::with_capacity((inward + outward) as usize + 1);
+    for k in -inward..=outward {
+        let t = k as f64 * STEP;
+        let (lo, hi) = (colour(t - STEP)?, colour(t + STEP)?);
+        let g = ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt();
+        grad.push((t, g));
+    }
+    Some(grad)
 }
 
 /// How far peak `k` of the gradient profile stands above the lower of the lowest points
@@ -307,6 +302,26 @@ fn signed_area(poly: &[Pt]) -> f64 {
 fn unit(v: Pt) -> Pt {
     let l = v[0].hypot(v[1]).max(f64::MIN_POSITIVE);
     [v[0] / l, v[1] / l]
+}
+
+/// A `width` × `height` test picture of `sharp`, blurred by [1 2 1]/4 both ways as a phone
+/// lens blurs a cut: what the edge locator and its callers are tested on.
+#[cfg(test)]
+pub(crate) fn lens_blurred(
+    width: u32,
+    height: u32,
+    sharp: impl Fn(u32, u32) -> [f64; 3],
+) -> RgbImage {
+    RgbImage::from_fn(width, height, |x, y| {
+        let mut c = [0.0; 3];
+        for (dx, wx) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
+            for (dy, wy) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
+                let s = sharp(x.saturating_add_signed(dx), y.saturating_add_signed(dy));
+                (0..3).for_each(|i| c[i] += s[i] * wx * wy);
+            }
+        }
+        image::Rgb(c.map(|v: f64| v.round() as u8))
+    })
 }
 
 #[cfg(test)]

@@ -199,16 +199,7 @@ mod tests {
         let (face, blue) = ([200.0, 220.0, 60.0], [44.0, 70.0, 128.0]);
         let inside = |v: u32| (20..50).contains(&v);
         let sharp = |x: u32, y: u32| if inside(x) && inside(y) { face } else { blue };
-        RgbImage::from_fn(70, 70, |x, y| {
-            let mut c = [0.0; 3];
-            for (dx, wx) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
-                for (dy, wy) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
-                    let s = sharp(x.saturating_add_signed(dx), y.saturating_add_signed(dy));
-                    (0..3).for_each(|i| c[i] += s[i] * wx * wy);
-                }
-            }
-            image::Rgb(c.map(|v: f64| v.round() as u8))
-        })
+        crate::vision::edge_snap::lens_blurred(70, 70, sharp)
     }
 
     /// The square's mask 1 px fat all round ([19, 51)²), plus a bump `depth` px deep along

@@ -21,16 +21,7 @@ fn photo_of(inside: impl Fn(u32, u32) -> bool, face: impl Fn(u32, u32) -> [f64; 
             face(x, y)
         }
     };
-    RgbImage::from_fn(80, 80, |x, y| {
-        let mut c = [0.0; 3];
-        for (dx, wx) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
-            for (dy, wy) in [(-1i32, 0.25), (0, 0.5), (1, 0.25)] {
-                let s = sharp(x.saturating_add_signed(dx), y.saturating_add_signed(dy));
-                (0..3).for_each(|i| c[i] += s[i] * wx * wy);
-            }
-        }
-        image::Rgb(c.map(|v: f64| v.round() as u8))
-    })
+    crate::vision::edge_snap::lens_blurred(80, 80, sharp)
 }
 
 /// [`photo_of`] the square [20, 60)².
