@@ -189,26 +189,26 @@ impl ClosureTest<'_> {
     /// Whether an open chainlet of member `m` and a chainlet of `piece` are a best mate in the
     /// mating table (either way round): then `m` is the piece's neighbour, whatever the pose.
     fn table_neighbours(&self, g: &Growth, m: usize, piece: usize) -> bool {
-        let best_of = |a: usize| self.table.per_chainlet[a].first().map(|x| x.b);
         let theirs = &self.shapes.pieces[m].chainlets;
         let ours = &self.shapes.pieces[piece].chainlets;
         theirs
             .iter()
             .filter(|&&a| g.mate_of[a].is_none())
-            .any(|&a| {
-                ours.iter()
-                    .any(|&b| best_of(a) == Some(b) || best_of(b) == Some(a))
-            })
+            .any(|&a| ours.iter().any(|&b| self.best_mates(a, b)))
+    }
+
+    /// Whether `b` is `a`'s best mate in the mating table, or `a` is `b`'s.
+    fn best_mates(&self, a: usize, b: usize) -> bool {
+        let best_of = |c: usize| self.table.per_chainlet[c].first().map(|m| m.b);
+        best_of(a) == Some(b) || best_of(b) == Some(a)
     }
 
     /// The seams of a piece filling a pocket, the distorted ones included, if every seam over
     /// the limit is near it or is one the mating table found on its own (see
     /// [`POCKET_SEAMS`]).
     fn pocket_fills(&self, good: Closed, open: Closed, limit: f64) -> Option<Closed> {
-        let best_of = |a: usize| self.table.per_chainlet[a].first().map(|m| m.b);
-        let confirmed = |&(a, b, d): &(usize, usize, f64)| {
-            d <= POCKET_FACTOR * limit && (best_of(a) == Some(b) || best_of(b) == Some(a))
-        };
+        let confirmed =
+            |&(a, b, d): &(usize, usize, f64)| d <= POCKET_FACTOR * limit && self.best_mates(a, b);
         let near = |&(_, _, d): &(usize, usize, f64)| d <= POCKET_NEAR * limit;
         let fills = self.pockets
             && good.len() + open.len() >= POCKET_SEAMS

@@ -133,10 +133,8 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
                     break;
                 }
                 // Growth has stopped: relax the cluster, then fill the holes it left.
-                relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
-                grower.rebuild_grid(&g);
                 grower.pockets = true;
-                grower.repropose(&g);
+                grower.relax(&mut g);
                 continue;
             };
             let closed = proposal.closes.clone().unwrap_or_default();
@@ -171,9 +169,7 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
                 .insert(piece, &(pose * shapes.pieces[piece].centroid));
             grower.proposals[piece].clear();
             if grower.members.len().is_multiple_of(RELAX_EVERY) {
-                relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
-                grower.rebuild_grid(&g);
-                grower.repropose(&g);
+                grower.relax(&mut g);
             } else {
                 grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
                 grower.propose_from(piece, &g);
@@ -381,6 +377,14 @@ impl Grower<'_> {
             self.proposals[j] = kept;
         }
         dropped
+    }
+
+    /// Relaxes the cluster (see [`relax`]) and makes every proposal afresh from the poses it
+    /// leaves.
+    fn relax(&mut self, g: &mut Growth) {
+        relax(self.shapes, g, &self.members, RELAX_SWEEPS);
+        self.rebuild_grid(g);
+        self.repropose(g);
     }
 
     fn rebuild_grid(&mut self, g: &Growth) {
