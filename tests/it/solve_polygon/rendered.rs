@@ -78,7 +78,7 @@ fn failures(style: Style, cases: &[(usize, u64)]) -> Vec<String> {
 /// corners by their shortest side) and 14:5 (the near-isosceles triangle, whose chirality the
 /// target's flat vertices, where cuts meet the border, decide), and 10:1 (light paper: a
 /// piece's white corner is left out of its mask, and the polygon cut it along the print's edge
-/// until the image's rim completed it, `photo::support`).
+/// until the image's rim completed it, `photo_support`).
 #[test]
 fn rendered_scans_solve_end_to_end() {
     let cases = [
@@ -107,7 +107,7 @@ fn rendered_scans_solve_end_to_end() {
 /// and light paper (7:1, 10:10, 14:1), whose drop shadows' far edge the snap took for the cut
 /// until it looked only 2 px outwards on photographs with shadows (`photo::snap_reach`); and
 /// 12:10 (light paper), whose straightening ended a sharp corner with a needle 38 px long
-/// over the paper until sides the image does not support were dropped (`photo::support`).
+/// over the paper until sides the image does not support were dropped (`photo_support`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
@@ -195,7 +195,7 @@ fn rendered_set(pieces: usize, seed: u64, style: Style) -> (tempfile::TempDir, P
 }
 
 /// Scans' masks have sharp edges (fit noise of a digitised line): their outline fits are kept
-/// (checked against the image, `photo::support`, which finds nothing to change on this one).
+/// (checked against the image, `photo_support`, which finds nothing to change on this one).
 /// Photos' masks wander (fit noise above `BLURRED_MASK_NOISE_PX`): their sides are found on the
 /// colour edges, which straightens them into as many corners as the cut has (not the 9–13
 /// the wandering masks gave) and takes away the masks' 2 px of fat, while the solver's
