@@ -94,7 +94,15 @@ pub fn delta_at(a: &ChainletShape, b: &ChainletShape, pose: &Pose, slide: f64) -
 
 /// Whether piece `b`, moved by `pose` into piece `a`'s frame, overlaps `a` by more than `tol`
 /// pixels anywhere: a mate whose placed shape would overlap the other piece is rejected.
+///
+/// Two pieces of like shape laid one on the other have their outlines nearly coinciding, so
+/// no outline point lies deep inside the other piece; the body test catches that case: either
+/// piece's centroid, where it lies deep inside its own piece, must not lie deep inside the
+/// other.
 pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
+    if body_inside(a, b, pose, tol) || body_inside(b, a, &pose.inverse(), tol) {
+        return true;
+    }
     let [x0, y0, x1, y1] = a.bounds;
     let mut deep = 0;
     for p in b.polygon.iter().map(|p| pose * p) {
@@ -109,6 +117,18 @@ pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
         }
     }
     false
+}
+
+/// Whether `b`'s centroid, moved by `pose` into `a`'s frame, lies deeper than `tol` inside
+/// `a`, counting only a centroid that lies that deep inside `b` itself (an irregular piece's
+/// centroid may fall outside it or near its edge).
+fn body_inside(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
+    let own = &b.centroid;
+    if !contains(&b.polygon, *own) || distance_to_boundary(&b.polygon, own) <= tol {
+        return false;
+    }
+    let c = pose * own;
+    contains(&a.polygon, c) && distance_to_boundary(&a.polygon, &c) > tol
 }
 
 /// Closest point to `p` on `line`, searched near where sample `i` of [`SAMPLES`] falls by
@@ -153,4 +173,54 @@ fn nearest_on_polyline(line: &[P2], p: &P2) -> P2 {
 /// [`SAMPLES`].
 pub fn per_point(delta: f64) -> f64 {
     delta / SAMPLES as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A square piece of side `side` with its top-left corner at the origin, its outline a
+    /// point every pixel.
+    fn square(side: f64) -> PieceShape {
+        let n = side as usize;
+        let mut outline = Vec::new();
+        for i in 0..n {
+            outline.push(P2::new(i as f64, 0.0));
+        }
+        for i in 0..n {
+            outline.push(P2::new(side, i as f64));
+        }
+        for i in 0..n {
+            outline.push(P2::new(side - i as f64, side));
+        }
+        for i in 0..n {
+            outline.push(P2::new(0.0, side - i as f64));
+        }
+        PieceShape {
+            id: 1,
+            image: String::new(),
+            polygon: outline.clone(),
+            outline,
+            bounds: [0.0, 0.0, side, side],
+            centroid: P2::new(side / 2.0, side / 2.0),
+            size: side,
+            chainlets: Vec::new(),
+            scale: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_piece_laid_on_a_look_alike_overlaps() {
+        let (a, b) = (square(100.0), square(100.0));
+        assert!(overlaps(&a, &b, &Pose::identity(), 8.0));
+        assert!(overlaps(&a, &b, &Pose::translation(3.0, -2.0), 8.0));
+    }
+
+    #[test]
+    fn neighbours_overlap_only_when_pushed_in_deeper_than_the_tolerance() {
+        let (a, b) = (square(100.0), square(100.0));
+        assert!(!overlaps(&a, &b, &Pose::translation(100.0, 0.0), 8.0));
+        assert!(!overlaps(&a, &b, &Pose::translation(95.0, 0.0), 8.0));
+        assert!(overlaps(&a, &b, &Pose::translation(80.0, 0.0), 8.0));
+    }
 }

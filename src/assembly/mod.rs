@@ -20,6 +20,7 @@ mod restarts;
 pub mod shapes;
 mod table;
 mod weak;
+pub mod zoom;
 
 pub use candidates::FeatureStats;
 pub use table::{Assembly, JunctionRecord, MateRecord, PlacedPiece, UnplacedPiece};
@@ -45,6 +46,10 @@ pub struct AssemblyReport {
     pub feature_stats: FeatureStats,
     /// Δ threshold T derived from this puzzle (pixels², over the comparison samples).
     pub delta_threshold: f64,
+    /// The smallest and largest scale factor applied to bring the photos to one zoom (see
+    /// [`zoom`]); absent when they share one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zoom_range: Option<[f64; 2]>,
     /// Pixels every outline was moved inward to undo the segmentation's bias (see [`bias`]);
     /// 0 when no inset made the outlines fit their mates better.
     pub outline_inset: f64,
@@ -94,13 +99,26 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         stats,
         edge_colour::SeamColours::read(&shapes),
     );
+    // Photos at different zooms: brought to one, and matched again.
+    let scales = zoom::piece_scales(&shapes, &table);
+    if let Some(k) = &scales {
+        shapes = shapes.rescaled(k);
+        let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
+        cands = c;
+        // The colour profiles were read where the outlines lie in the photos: kept.
+        let colours = std::mem::take(&mut table.colours);
+        table = matings::mating_table(&shapes, &cands, stats, colours);
+    }
     // Type II matings: cut chainlets where partial mates end, then match the new chainlets.
     let refined = partial::split_at_partial_matings(set, &shapes, &table);
     if let Some((refined_set, _)) = &refined {
         shapes = shapes::build_shapes(refined_set, outline_inset);
+        let colours = edge_colour::SeamColours::read(&shapes);
+        if let Some(k) = &scales {
+            shapes = shapes.rescaled(k);
+        }
         let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
         cands = c;
-        let colours = edge_colour::SeamColours::read(&shapes);
         table = matings::mating_table(&shapes, &cands, stats, colours);
     }
     let t2 = Instant::now();
@@ -117,6 +135,12 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         },
         feature_stats: table.stats.clone(),
         delta_threshold: table.delta_threshold,
+        zoom_range: scales.as_ref().map(|k| {
+            let (lo, hi) = k
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+            [lo, hi]
+        }),
         outline_inset,
         comparisons: table.comparisons,
         rejected_closures: growth.rejections,

@@ -65,6 +65,7 @@ pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly
                 [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
                 [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
             ],
+            scale: shape.scale,
             sequence: p.sequence,
             confidence,
             cluster: p.cluster,

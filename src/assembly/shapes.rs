@@ -28,6 +28,9 @@ pub struct PieceShape {
     pub size: f64,
     /// Indices into [`Shapes::chainlets`], in clockwise order.
     pub chainlets: Vec<usize>,
+    /// The factor the source outline was scaled by about `centroid` to bring its photo to the
+    /// puzzle's common zoom (see [`super::zoom`]); 1 as traced.
+    pub scale: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +57,9 @@ pub struct Shapes {
     pub pieces: Vec<PieceShape>,
     pub chainlets: Vec<ChainletShape>,
     pub median_size: f64,
+    /// Whether the photos were brought to one zoom (see [`super::zoom`]): then they were taken
+    /// one by one, and each is also tilted a little differently, which no zoom undoes.
+    pub zoom_corrected: bool,
 }
 
 /// Deviation from the chord below this fraction of the chord length counts as straight: the
@@ -127,12 +133,50 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
             centroid: P2::new(piece.centroid[0], piece.centroid[1]),
             size: area.sqrt(),
             chainlets: chainlet_ids,
+            scale: 1.0,
         });
     }
     let mut sizes: Vec<f64> = shapes.pieces.iter().map(|p| p.size).collect();
     sizes.sort_by(f64::total_cmp);
     shapes.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
     shapes
+}
+
+impl Shapes {
+    /// The same shapes with piece `i`'s geometry scaled by `factors[i]` about its centroid,
+    /// lengths and areas in its features with it: the photos brought to one zoom.
+    pub fn rescaled(&self, factors: &[f64]) -> Shapes {
+        let mut out = self.clone();
+        for (piece, &k) in out.pieces.iter_mut().zip(factors) {
+            let c = piece.centroid;
+            let at = |p: &P2| c + (p - c) * k;
+            piece.outline.iter_mut().for_each(|p| *p = at(p));
+            piece.polygon.iter_mut().for_each(|p| *p = at(p));
+            let [x0, y0, x1, y1] = piece.bounds;
+            let (lo, hi) = (at(&P2::new(x0, y0)), at(&P2::new(x1, y1)));
+            piece.bounds = [lo.x, lo.y, hi.x, hi.y];
+            piece.size *= k;
+            piece.scale *= k;
+            for &i in &piece.chainlets {
+                let ch = &mut out.chainlets[i];
+                for list in [&mut ch.points, &mut ch.dense, &mut ch.samples] {
+                    list.iter_mut().for_each(|p| *p = at(p));
+                }
+                ch.length *= k;
+                let f = &mut ch.features;
+                f.chain_length *= k;
+                f.distance_vector_length *= k;
+                f.signed_area *= k * k;
+                f.max_perpendicular *= k;
+                f.min_perpendicular *= k;
+            }
+        }
+        let mut sizes: Vec<f64> = out.pieces.iter().map(|p| p.size).collect();
+        sizes.sort_by(f64::total_cmp);
+        out.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
+        out.zoom_corrected = true;
+        out
+    }
 }
 
 fn is_straight(samples: &[P2]) -> bool {

@@ -25,6 +25,12 @@ pub struct PlacedPiece {
     /// Rigid 2×3 matrix `[[a, b, tx], [c, d, ty]]` mapping source-image pixel coordinates to
     /// the assembled frame.
     pub transform: [[f64; 3]; 2],
+    /// How much bigger the piece is drawn in the assembled frame than in its source image,
+    /// about `centroid` (1 unless the photos were brought to one zoom): the full map from the
+    /// source image is `transform` after scaling by this about `centroid`. `transform` itself
+    /// stays rigid and maps the centroid to its place.
+    #[serde(default = "unit_scale")]
+    pub scale: f64,
     /// Order in which the piece was placed, from 1.
     pub sequence: u32,
     /// 0..1: how sure the solver is of this placement.
@@ -35,6 +41,10 @@ pub struct PlacedPiece {
     /// The mate found for each of its chainlets.
     #[serde(default)]
     pub mates: Vec<MateRecord>,
+}
+
+fn unit_scale() -> f64 {
+    1.0
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

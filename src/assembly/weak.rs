@@ -150,6 +150,7 @@ mod tests {
                 centroid: P2::origin(),
                 size: 100.0,
                 chainlets: vec![3 * p, 3 * p + 1, 3 * p + 2],
+                scale: 1.0,
             });
             for k in 0..3 {
                 s.chainlets.push(ChainletShape {

@@ -76,7 +76,7 @@ fn piece_pixels(
         return pixels;
     };
     let mask = piece_mask(piece);
-    let to_frame = frame.scale_matrix() * affine(&placed.transform);
+    let to_frame = frame.scale_matrix() * placement(placed);
     let Some(from_frame) = to_frame.try_inverse() else {
         return pixels;
     };
@@ -116,7 +116,7 @@ pub fn render_outlines(set: &PieceSet, assembly: &Assembly, style: &SolutionStyl
         let Some(piece) = set.piece(placed.id) else {
             continue;
         };
-        let m = frame.scale_matrix() * affine(&placed.transform);
+        let m = frame.scale_matrix() * placement(placed);
         let pts: Vec<Point2<f64>> = piece
             .chain
             .points()
@@ -164,6 +164,25 @@ fn piece_mask(piece: &crate::piece_set::Piece) -> GrayImage {
     mask
 }
 
+/// Source-image pixels → assembled frame: the piece's scale about its centroid (photos
+/// brought to one zoom), then its rigid transform.
+fn placement(placed: &PlacedPiece) -> Matrix3<f64> {
+    let [cx, cy] = placed.centroid;
+    let k = placed.scale;
+    let about_centroid = Matrix3::new(
+        k,
+        0.0,
+        cx * (1.0 - k),
+        0.0,
+        k,
+        cy * (1.0 - k),
+        0.0,
+        0.0,
+        1.0,
+    );
+    affine(&placed.transform) * about_centroid
+}
+
 fn affine(t: &[[f64; 3]; 2]) -> Matrix3<f64> {
     Matrix3::new(
         t[0][0], t[0][1], t[0][2], t[1][0], t[1][1], t[1][2], 0.0, 0.0, 1.0,
@@ -206,7 +225,7 @@ impl Frame {
             let Some(piece) = set.piece(placed.id) else {
                 continue;
             };
-            let m = affine(&placed.transform);
+            let m = placement(placed);
             for p in piece.polygon.iter().chain(std::iter::once(&piece.centroid)) {
                 let q = m.transform_point(&Point2::new(p[0], p[1]));
                 (x0, y0, x1, y1) = (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y));

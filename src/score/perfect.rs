@@ -28,6 +28,7 @@ pub fn from_synth(truth: &Truth, global: Affine) -> Assembly {
             continue;
         }
         out.pieces.push(PlacedPiece {
+            scale: 1.0,
             id: p.id,
             image: image.clone(),
             centroid: c,
@@ -68,6 +69,7 @@ pub fn from_grid(
         ];
         let own = Affine::rigid(id as f64 * 0.7, false, centroid, place);
         out.pieces.push(PlacedPiece {
+            scale: 1.0,
             id,
             image: image_of(id),
             centroid,

@@ -153,6 +153,7 @@ fn missing_pieces_are_not_expected_and_extraneous_ones_must_not_be_used() {
     let mut bad = good;
     let extra = out.truth.pieces.iter().find(|p| p.extraneous).unwrap();
     bad.pieces.push(jigsaw::assembly::PlacedPiece {
+        scale: 1.0,
         id: 99,
         image: format!("some/where/{}", extra.image.as_ref().unwrap()),
         centroid: [extra.centroid.unwrap()[0] + 2.0, extra.centroid.unwrap()[1]],

@@ -377,6 +377,7 @@ pub fn photo_assembly(set: &PieceSet, pieces: &PhotoPieces, solution: &Solution)
         let m = if pl.mirror { -1.0 } else { 1.0 };
         let t = pl.translation;
         placed.push(PlacedPiece {
+            scale: 1.0,
             id: piece.id,
             image: piece.image.clone(),
             centroid: piece.centroid,
