@@ -72,13 +72,8 @@ impl CriticalOptions {
     /// accuracy with lobes dropped (ratio 2.8): 64.2 % at 22° / 17°, 63.9 % at 20° / 15°,
     /// 60.5 % at 18° / 12°, 57.3 % at 25° / 20°, 36.4 % at 15° / 10°; without dropping lobes
     /// 54.7 % at 30° / 25° (knob necks pass below that). With the lobe test as it is now: 75.2 %.
-    ///
-    /// Reflex discontinuities are dropped ([`Self::convex_only`]): of 1643 critical points
-    /// within 8 px of a true junction on irregular 20 scans and photos (seeds 1–10), none was
-    /// reflex, while 65 of the photos' 150 false ones and 6 of the scans' 59 were (the ends of a
-    /// shadow bulge, a dent). Irregular 20, seeds 1–10 / 11–20: photos 61.8 / 51.9 → 62.5 /
-    /// 55.5 %, scans 76.5 / 74.8 → 77.8 / 74.5 %; irregular 100 at 120 px, seeds 1 / 2: photos
-    /// 28.1 / 33.8 → 50.2 / 56.4 %, scans 65.8 / 72.4 → 65.4 / 77.3 %.
+    /// Reflex turns are dropped ([`Self::convex_only`]): none of 1643 found true junctions was
+    /// one, 65 of 150 false points on photos were (numbers in docs/trace.md).
     pub fn irregular() -> Self {
         CriticalOptions {
             min_turn_deg: 22.0,
