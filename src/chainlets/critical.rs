@@ -40,6 +40,10 @@ pub struct CriticalOptions {
     /// Drop discontinuities on knobs, holes and their necks (see `lobes`), so the turn floors
     /// can be low enough for the shallow corners of an irregular cut.
     pub skip_lobes: bool,
+    /// Keep convex discontinuities only (a clockwise turn): where three or more pieces of an
+    /// irregular cut meet, each piece's angle is a share of 360°, so a junction is a convex
+    /// corner of every piece that turns there (see [`Self::irregular`]).
+    pub convex_only: bool,
 }
 
 impl Default for CriticalOptions {
@@ -54,6 +58,7 @@ impl Default for CriticalOptions {
             smooth_fraction: 0.002,
             four_sided: true,
             skip_lobes: false,
+            convex_only: false,
         }
     }
 }
@@ -67,12 +72,15 @@ impl CriticalOptions {
     /// accuracy with lobes dropped (ratio 2.8): 64.2 % at 22° / 17°, 63.9 % at 20° / 15°,
     /// 60.5 % at 18° / 12°, 57.3 % at 25° / 20°, 36.4 % at 15° / 10°; without dropping lobes
     /// 54.7 % at 30° / 25° (knob necks pass below that). With the lobe test as it is now: 75.2 %.
+    /// Reflex turns are dropped ([`Self::convex_only`]): none of 1643 found true junctions was
+    /// one, 65 of 150 false points on photos were (numbers in docs/trace.md).
     pub fn irregular() -> Self {
         CriticalOptions {
             min_turn_deg: 22.0,
             min_sharp_turn_deg: 17.0,
             four_sided: false,
             skip_lobes: true,
+            convex_only: true,
             ..CriticalOptions::default()
         }
     }

@@ -38,6 +38,9 @@ pub fn critical_points(chain: &ChainCode, opts: &CriticalOptions) -> Vec<Critica
         let on_lobe = lobes::lobe_chain_indices(&outline, chain.len());
         points.retain(|c| !on_lobe[c.index % on_lobe.len()]);
     }
+    if opts.convex_only {
+        points.retain(|c| c.angle_deg > 0.0);
+    }
     if points.len() < 2 {
         let taken: Vec<usize> = points.iter().map(|c| c.index).collect();
         points.extend(
@@ -101,6 +104,27 @@ mod tests {
         );
         assert_eq!(chainlet_spans(2, &[cp(4)]), vec![("2.1".to_string(), 4, 4)]);
         assert_eq!(chainlet_spans(2, &[]), vec![("2.1".to_string(), 0, 0)]);
+    }
+
+    #[test]
+    fn the_irregular_model_keeps_convex_corners_only() {
+        // An L: five convex corners and one reflex corner, all right angles.
+        let l = image::GrayImage::from_fn(140, 140, |x, y| {
+            let inside = (20..120).contains(&x) && (20..120).contains(&y);
+            let notch = x >= 70 && y < 70;
+            image::Luma([if inside && !notch { 255 } else { 0 }])
+        });
+        let chain = crate::vision::trace_mask(&l).unwrap();
+        let all = CriticalOptions {
+            convex_only: false,
+            ..CriticalOptions::irregular()
+        };
+        let cps = critical_points(&chain, &all);
+        assert_eq!(cps.len(), 6, "{cps:?}");
+        assert_eq!(cps.iter().filter(|c| c.angle_deg < 0.0).count(), 1);
+        let cps = critical_points(&chain, &CriticalOptions::irregular());
+        assert_eq!(cps.len(), 5, "{cps:?}");
+        assert!(cps.iter().all(|c| c.angle_deg > 0.0), "{cps:?}");
     }
 
     #[test]

@@ -28,5 +28,5 @@ pub use segment::{
     background_distance, lab_distance, segment, segment_with_diagnostics, LabConverter,
     SegmentDiagnostics, SegmentOptions, MIN_AUTO_THRESHOLD,
 };
-pub use snapped_mask::{snap_piece, snap_region};
+pub use snapped_mask::{snap_piece, snap_region, SnapGate};
 pub use trace::{opencv_order_border, trace_mask, trace_region, TraceError};

@@ -5,7 +5,7 @@
 use super::describe::{describe_piece, DescribeOptions};
 use super::load::{load_image, LoadError, LoadLimits};
 use super::segment::{is_black_and_white, segment, SegmentOptions};
-use super::snapped_mask::snap_piece;
+use super::snapped_mask::{snap_piece, SnapGate};
 use super::trace::TraceError;
 use crate::piece_set::{ImageReport, Piece, PieceSet};
 use rayon::prelude::*;
@@ -141,8 +141,15 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
     let t1 = Instant::now();
     let mut seg = segment(&image, &opts.segment);
     if opts.snap_edges && !is_black_and_white(&image) {
+        // The irregular corner model's low turn floors take a wobbling mask's bumps for
+        // corners; the four-sided and local models do not need (or want) the wider snap.
+        let gate = if opts.describe.critical.skip_lobes {
+            SnapGate::BulgesOrWobble
+        } else {
+            SnapGate::Bulges
+        };
         seg.pieces.par_iter_mut().for_each(|region| {
-            if let Some(snapped) = snap_piece(region, &image) {
+            if let Some(snapped) = snap_piece(region, &image, gate) {
                 *region = snapped;
             }
         });
