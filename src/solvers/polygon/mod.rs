@@ -30,6 +30,8 @@ pub mod render;
 mod replay_tests;
 pub mod repose;
 pub mod search;
+#[cfg(test)]
+mod side_offset_survey_tests;
 pub mod sides;
 mod solution;
 #[cfg(test)]

@@ -80,6 +80,45 @@ pub fn supported_polygon(poly: &[Pt], img: &RgbImage) -> Vec<Pt> {
     current
 }
 
+/// Boundary of one polygon further than this from the other's is where two fits of a piece
+/// differ, pixels.
+const DIFFER_PX: f64 = 1.5;
+
+/// Whether the image shows the cut along `b` rather than along `a`, two fits of one piece's
+/// outline, where they differ (boundary of each further than [`DIFFER_PX`] from the other):
+/// the median strength of the edges found there (none: 0) is higher along `b`'s part, and
+/// reaches the strength that counts as support. Why: where the edge snap lost a stretch of a
+/// piece's outline, it lost either a short side (its neighbours then meet in a spike over
+/// the paper, where no edge runs) or a corner's tip (a chord across the gap then cuts the
+/// face, where no edge runs either, or only the print's): the cut is the one of the two
+/// that the photograph shows as an edge. `false` when nothing differs or there is no edge
+/// to measure by.
+pub fn better_supported(a: &[Pt], b: &[Pt], img: &RgbImage) -> bool {
+    let Some(support) = Support::measure(a, img) else {
+        return false;
+    };
+    let strength_apart = |p: &[Pt], other: &[Pt]| {
+        let orientation = if signed_area(p) > 0.0 { 1.0 } else { -1.0 };
+        let mut found: Vec<f64> = sides(p)
+            .flat_map(|(s, e)| side_samples(s, e, CORNER_SKIP))
+            .filter(|&(q, _)| {
+                sides(other).all(|(s, e)| {
+                    crate::solvers::polygon::geometry::dist_to_segment(q, s, e) > DIFFER_PX
+                })
+            })
+            .map(|(q, d)| {
+                strongest_near(q, normal(d, orientation), img).map_or(0.0, |e| e.strength)
+            })
+            .collect();
+        median_of(&mut found)
+    };
+    match (strength_apart(a, b), strength_apart(b, a)) {
+        (Some(sa), Some(sb)) => sb > sa && sb >= support.min_strength,
+        (None, Some(sb)) => sb >= support.min_strength,
+        _ => false,
+    }
+}
+
 /// The image and the edge strength that counts as support for one piece.
 struct Support<'a> {
     img: &'a RgbImage,

@@ -94,3 +94,31 @@ fn a_real_short_side_is_kept() {
     ];
     assert_eq!(supported_polygon(&cut, &img), cut.to_vec());
 }
+
+#[test]
+fn a_lost_short_side_is_told_from_a_lost_tip_by_the_image() {
+    // Two fits of one outline whose snap lost a stretch at the top right: its neighbours
+    // extended to meet (the square's corner) or the gap bridged by a chord (a 14 px side).
+    let square = SQUARE.to_vec();
+    let chord = vec![
+        [20.0, 20.0],
+        [50.0, 20.0],
+        [60.0, 30.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    // The piece has the short side: the image shows the cut along the chord, and the
+    // corner's extension runs over the paper.
+    let cut = photo_of(
+        |x, y| (20..60).contains(&x) && (20..60).contains(&y) && x < y + 30,
+        |_, _| FACE,
+    );
+    assert!(better_supported(&square, &chord, &cut));
+    assert!(!better_supported(&chord, &square, &cut));
+    // The piece is the square: the chord crosses its face, where no edge runs.
+    let whole = photo(|_, _| FACE);
+    assert!(!better_supported(&square, &chord, &whole));
+    assert!(better_supported(&chord, &square, &whole));
+    // Nothing differs: keep the first.
+    assert!(!better_supported(&square, &square, &whole));
+}

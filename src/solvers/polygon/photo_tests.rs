@@ -127,3 +127,32 @@ fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
     }
     assert_eq!(negative, mirrored);
 }
+
+#[test]
+fn gaps_in_a_snapped_outline_are_bridged_on_the_chord() {
+    // A square's outline, 1 px apart, with 7 px of its bottom side lost.
+    let mut points: Vec<Pt> = (0..40).map(|i| [i as f64, 0.0]).collect();
+    points.extend((0..40).map(|i| [40.0, i as f64]));
+    points.extend(
+        (0..40)
+            .map(|i| [40.0 - i as f64, 40.0])
+            .filter(|p| !(20.0..27.0).contains(&p[0])),
+    );
+    points.extend((0..40).map(|i| [0.0, 40.0 - i as f64]));
+    let out = bridged(&points);
+    assert_eq!(out.len(), 160);
+    let gap = out.windows(2).map(|w| dist(w[0], w[1])).fold(0.0, f64::max);
+    assert!(gap <= GAP_PX, "{gap}");
+    assert!(out
+        .iter()
+        .filter(|p| p[1] == 40.0)
+        .all(|p| (0.0..=40.0).contains(&p[0])));
+    // Nothing to bridge: the same points.
+    let whole: Vec<Pt> = (0..40)
+        .map(|i| [i as f64, 0.0])
+        .chain((0..40).map(|i| [40.0, i as f64]))
+        .chain((0..40).map(|i| [40.0 - i as f64, 40.0]))
+        .chain((0..40).map(|i| [0.0, 40.0 - i as f64]))
+        .collect();
+    assert_eq!(bridged(&whole), whole);
+}
