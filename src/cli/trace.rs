@@ -32,7 +32,8 @@ pub struct Args {
     /// Corner model: `quad` picks the four corners of four-sided pieces where a piece fits the
     /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces);
     /// `irregular` also keeps the shallower turns where three or more pieces of an irregular
-    /// cut meet (junction corners of 120–160°), and drops those on knobs, holes and necks.
+    /// cut meet (junction corners of 120–160°), keeps convex turns only, drops those on knobs,
+    /// holes and necks, and snaps photo outlines that wobble along the cut to the colour edge.
     #[arg(long, value_enum, default_value_t = Corners::Quad)]
     pub corners: Corners,
     /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the
