@@ -81,12 +81,25 @@ pub struct EdgeOffset {
     pub offset: f64,
     /// The outline's outward unit normal at the point.
     pub normal: Pt,
+    /// The edge's [`Edge::strength`].
+    pub strength: f64,
 }
 
 /// The edge offset of every point of the closed outline `points` (as [`snap_outline`]),
 /// `None` for a point that found no edge or whose edge disagrees with its neighbours' by more
 /// than [`OUTLIER`]; `None` overall when fewer than [`MIN_FOUND`] of the points found one.
 pub fn snap_offsets(
+    points: &[Pt],
+    img: &RgbImage,
+    reach: Reach,
+) -> Option<Vec<Option<EdgeOffset>>> {
+    edge_offsets(points, img, reach).map(|found| without_outliers(&found))
+}
+
+/// The edge every point of the closed outline `points` finds along its normal within
+/// `reach`, before any test against its neighbours; `None` overall when fewer than
+/// [`MIN_FOUND`] of the points found one.
+pub fn edge_offsets(
     points: &[Pt],
     img: &RgbImage,
     reach: Reach,
@@ -104,15 +117,23 @@ pub fn snap_offsets(
             ));
             // Positive signed area: the interior is on the left, outwards on the right.
             let normal = [d[1] * side, -d[0] * side];
-            edge_offset(points[i], normal, img, reach).map(|offset| EdgeOffset { offset, normal })
+            edge_at(points[i], normal, img, reach).map(|e| EdgeOffset {
+                offset: e.offset,
+                normal,
+                strength: e.strength,
+            })
         })
         .collect();
     let found = offsets.iter().filter(|o| o.is_some()).count();
-    if (found as f64) < MIN_FOUND * n as f64 {
-        return None;
-    }
+    ((found as f64) >= MIN_FOUND * n as f64).then_some(offsets)
+}
+
+/// `offsets` without the points whose edge lies further than [`OUTLIER`] from the median
+/// offset of the [`NEIGHBOURS`] found points on either side.
+pub fn without_outliers(offsets: &[Option<EdgeOffset>]) -> Vec<Option<EdgeOffset>> {
+    let n = offsets.len();
     let mut near = Vec::with_capacity(2 * NEIGHBOURS);
-    let kept = (0..n)
+    (0..n)
         .map(|i| {
             let here = offsets[i]?;
             near.clear();
@@ -127,21 +148,7 @@ pub fn snap_offsets(
                 _ => Some(here),
             }
         })
-        .collect();
-    Some(kept)
-}
-
-/// The edge's offset along `normal` from `at`, pixels, searched within [`REACH`]: the
-/// outermost peak of the colour gradient's magnitude whose [`prominence`] reaches
-/// [`PEAK_FRACTION`] of the most prominent's, located by the centroid of its half-height part. `None` if the profile leaves the
-/// image or is flat.
-///
-/// Why the outermost peak and not the highest: a die-cut piece shows its cardboard core as a
-/// light line along the cut, so a face close to the background in colour gives two steps of
-/// similar height a pixel or two apart (face to rim, rim to background), and the highest
-/// changed from one to the other along a side. The cut is the outer one.
-fn edge_offset(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<f64> {
-    edge_at(at, normal, img, reach).map(|e| e.offset)
+        .collect()
 }
 
 /// A colour edge found across a line.
@@ -154,8 +161,15 @@ pub struct Edge {
     pub strength: f64,
 }
 
-/// The edge along `normal` from `at` within `reach`, as [`edge_offset`] finds it, with its
-/// strength.
+/// The edge along `normal` from `at` within `reach`, with its strength: the
+/// outermost peak of the colour gradient's magnitude whose [`prominence`] reaches
+/// [`PEAK_FRACTION`] of the most prominent's, located by the centroid of its half-height part. `None` if the profile leaves the
+/// image or is flat.
+///
+/// Why the outermost peak and not the highest: a die-cut piece shows its cardboard core as a
+/// light line along the cut, so a face close to the background in colour gives two steps of
+/// similar height a pixel or two apart (face to rim, rim to background), and the highest
+/// changed from one to the other along a side. The cut is the outer one.
 pub fn edge_at(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<Edge> {
     let grad = gradient_profile(at, normal, img, reach)?;
     let g = |k: usize| grad[k].1;

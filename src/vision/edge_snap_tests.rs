@@ -1,5 +1,10 @@
 use super::*;
 
+/// The offset of the edge [`edge_at`] finds.
+fn edge_offset(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<f64> {
+    edge_at(at, normal, img, reach).map(|e| e.offset)
+}
+
 /// An image of the scene `f` (colour at a point): each pixel the mean over 8 × 8 points of
 /// its square (anti-aliased), then blurred by [1 2 1]/4 along both axes (the softness of a
 /// phone lens, as the generator draws it).

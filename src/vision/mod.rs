@@ -3,6 +3,7 @@
 //! Stage types: an image file → [`image::RgbImage`] (EXIF orientation applied) →
 //! [`Segmentation`] (one binary mask per piece) → [`crate::chain::ChainCode`] per piece.
 
+mod bulge_edges;
 mod describe;
 mod dump;
 pub mod edge_snap;

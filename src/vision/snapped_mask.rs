@@ -9,7 +9,8 @@
 //! contrast, and a shadow's edge is a slow ramp. So the outline is snapped onto that step
 //! ([`snap_outline`]) and the mask redrawn from the snapped outline.
 
-use super::edge_snap::{snap_offsets, EdgeOffset, Pt, Reach};
+use super::bulge_edges::trusted_edges;
+use super::edge_snap::{edge_offsets, snap_offsets, EdgeOffset, Pt, Reach};
 use super::region::PieceRegion;
 use super::trace::trace_region;
 use image::{GrayImage, RgbImage};
@@ -62,18 +63,13 @@ pub enum SnapGate {
     /// face's colour, see [`super::edge_snap`]).
     #[default]
     Bulges,
-    /// Also masks whose snapped outline is smoother ([`WOBBLE_RATIO`]), and lone snapped
-    /// points dropped ([`without_strays`]): irregular pieces, whose corners are turns of
+    /// Also masks whose snapped outline is smoother ([`WOBBLE_RATIO`]), with faint edges and
+    /// lone points left out ([`trusted_edges`]): irregular pieces, whose corners are turns of
     /// 20–60° found by a local detector with low floors, where a 2 px wobble over ten pixels
     /// of outline passes for a corner. Irregular 20 photos, seeds 1–10: 23.6 → 61.8 % of
     /// neighbours; false critical points 714 → 150 (scans: 61).
     BulgesOrWobble,
 }
-
-/// A snapped point needs this many other found points among the [`COMPANION_SPAN`] on either
-/// side to be kept (see [`without_strays`]).
-const MIN_COMPANIONS: usize = 2;
-const COMPANION_SPAN: usize = 5;
 
 /// Snapping passes: where a bulge is deeper than the inward reach or its points disagree with
 /// their neighbours (and are left out), one pass leaves part of it; a second takes most of the
@@ -104,10 +100,10 @@ pub fn snap_region(region: &PieceRegion, img: &RgbImage, gate: SnapGate) -> Opti
         .iter()
         .map(|p| [f64::from(p[0]) + 0.5, f64::from(p[1]) + 0.5])
         .collect();
-    let mut offsets = snap_offsets(&points, img, REACH)?;
-    if gate == SnapGate::BulgesOrWobble {
-        offsets = without_strays(offsets);
-    }
+    let offsets = match gate {
+        SnapGate::Bulges => snap_offsets(&points, img, REACH)?,
+        SnapGate::BulgesOrWobble => trusted_edges(&edge_offsets(&points, img, REACH)?),
+    };
     let mut found: Vec<f64> = offsets.iter().flatten().map(|o| o.offset).collect();
     if found.len() < 6 {
         return None;
@@ -176,30 +172,6 @@ fn roughness(points: &[[i32; 2]]) -> f64 {
         })
         .sum();
     (sum / n as f64).sqrt()
-}
-
-/// `offsets` with every found point dropped that has fewer than [`MIN_COMPANIONS`] found
-/// points among the [`COMPANION_SPAN`] on either side. In a bulge deeper than a few pixels
-/// the locator's edges disagree (shadow's edge, cut, print) and its outlier test drops most
-/// of them; a lone survivor has no neighbours to be tested against and may sit on the
-/// shadow's outer edge, so the redrawn outline kept a spike out to it (irregular photo seed 1,
-/// piece 1: one point 1.7 px outwards in a run of 28 dropped ones, with the cut 4–6 px
-/// inside). Without it the outline runs straight across the gap. Only under
-/// [`SnapGate::BulgesOrWobble`]: on classic 100 light-paper photos it cost 1–2 points on seeds
-/// 10, 13, 17 and 21 (the four-sided model does not mind the spike; the lost points were
-/// right).
-fn without_strays(offsets: Vec<Option<EdgeOffset>>) -> Vec<Option<EdgeOffset>> {
-    let n = offsets.len();
-    (0..n)
-        .map(|i| {
-            let here = offsets[i]?;
-            let companions = (1..=COMPANION_SPAN)
-                .flat_map(|k| [(i + k) % n, (i + n - k) % n])
-                .filter(|&j| offsets[j].is_some())
-                .count();
-            (companions >= MIN_COMPANIONS).then_some(here)
-        })
-        .collect()
 }
 
 /// Whether the mask bulges out of the colour edge somewhere: `min_bulge` pixels beyond the
