@@ -123,11 +123,14 @@ pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
 /// `a`, counting only a centroid that lies that deep inside `b` itself (an irregular piece's
 /// centroid may fall outside it or near its edge).
 fn body_inside(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
-    let own = &b.centroid;
-    if !contains(&b.polygon, *own) || distance_to_boundary(&b.polygon, own) <= tol {
+    if b.centroid_depth <= tol {
         return false;
     }
-    let c = pose * own;
+    let c = pose * b.centroid;
+    let [x0, y0, x1, y1] = a.bounds;
+    if c.x < x0 + tol || c.x > x1 - tol || c.y < y0 + tol || c.y > y1 - tol {
+        return false;
+    }
     contains(&a.polygon, c) && distance_to_boundary(&a.polygon, &c) > tol
 }
 
@@ -203,6 +206,7 @@ mod tests {
             outline,
             bounds: [0.0, 0.0, side, side],
             centroid: P2::new(side / 2.0, side / 2.0),
+            centroid_depth: side / 2.0,
             size: side,
             chainlets: Vec::new(),
             scale: 1.0,

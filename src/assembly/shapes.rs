@@ -2,8 +2,11 @@
 //! points (one per chain index, so critical-point indices address it directly), each chainlet
 //! as its dense points and an arc-length resampling for point-by-point comparison.
 
-use super::geometry::{inset_points, resample, signed_area, smooth_closed, P2};
+use super::geometry::{
+    distance_to_boundary, inset_points, resample, signed_area, smooth_closed, P2,
+};
 use crate::piece_set::{ChainletFeatures, PieceSet};
+use crate::plane::contains;
 
 /// Points per chainlet in contour comparison: enough to follow a knob, few enough to compare
 /// thousands of candidate pairs quickly.
@@ -24,6 +27,9 @@ pub struct PieceShape {
     /// `[x0, y0, x1, y1]` of the outline, for cheap rejection before point-in-polygon.
     pub bounds: [f64; 4],
     pub centroid: P2,
+    /// How deep the centroid lies inside the outline (0 if outside it: an irregular piece's
+    /// may be), for the overlap test of look-alikes (see [`super::compare::overlaps`]).
+    pub centroid_depth: f64,
     /// √area: the length scale tolerances are taken relative to.
     pub size: f64,
     /// Indices into [`Shapes::chainlets`], in clockwise order.
@@ -119,6 +125,8 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
                 features: c.features.clone(),
             });
         }
+        let centroid = P2::new(piece.centroid[0], piece.centroid[1]);
+        let centroid_depth = depth_inside(&polygon, &centroid);
         let bounds = outline
             .iter()
             .fold([f64::MAX, f64::MAX, f64::MIN, f64::MIN], |b, p| {
@@ -130,7 +138,8 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
             outline,
             polygon,
             bounds,
-            centroid: P2::new(piece.centroid[0], piece.centroid[1]),
+            centroid,
+            centroid_depth,
             size: area.sqrt(),
             chainlets: chainlet_ids,
             scale: 1.0,
@@ -156,6 +165,7 @@ impl Shapes {
             let (lo, hi) = (at(&P2::new(x0, y0)), at(&P2::new(x1, y1)));
             piece.bounds = [lo.x, lo.y, hi.x, hi.y];
             piece.size *= k;
+            piece.centroid_depth *= k;
             piece.scale *= k;
             for &i in &piece.chainlets {
                 let ch = &mut out.chainlets[i];
@@ -176,6 +186,14 @@ impl Shapes {
         out.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
         out.zoom_corrected = true;
         out
+    }
+}
+
+fn depth_inside(polygon: &[P2], p: &P2) -> f64 {
+    if polygon.len() >= 3 && contains(polygon, *p) {
+        distance_to_boundary(polygon, p)
+    } else {
+        0.0
     }
 }
 

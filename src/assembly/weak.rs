@@ -148,6 +148,7 @@ mod tests {
                 polygon: Vec::new(),
                 bounds: [0.0; 4],
                 centroid: P2::origin(),
+                centroid_depth: 0.0,
                 size: 100.0,
                 chainlets: vec![3 * p, 3 * p + 1, 3 * p + 2],
                 scale: 1.0,

@@ -199,6 +199,7 @@ mod tests {
                 polygon: Vec::new(),
                 bounds: [0.0; 4],
                 centroid: P2::origin(),
+                centroid_depth: 0.0,
                 size: 100.0,
                 chainlets: (4 * i..4 * i + 4).collect(),
                 scale: 1.0,
