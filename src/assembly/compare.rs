@@ -103,20 +103,11 @@ pub fn overlaps(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
     if body_inside(a, b, pose, tol) || body_inside(b, a, &pose.inverse(), tol) {
         return true;
     }
-    let [x0, y0, x1, y1] = a.bounds;
-    let mut deep = 0;
-    for p in b.polygon.iter().map(|p| pose * p) {
-        if p.x < x0 + tol || p.x > x1 - tol || p.y < y0 + tol || p.y > y1 - tol {
-            continue;
-        }
-        if contains(&a.polygon, p) && distance_to_boundary(&a.polygon, &p) > tol {
-            deep += 1;
-            if deep > 1 {
-                return true;
-            }
-        }
-    }
-    false
+    let mut deep = b
+        .polygon
+        .iter()
+        .filter(|p| deep_inside(a, &(pose * *p), tol));
+    deep.nth(1).is_some()
 }
 
 /// Whether `b`'s centroid, moved by `pose` into `a`'s frame, lies deeper than `tol` inside
@@ -126,12 +117,17 @@ fn body_inside(a: &PieceShape, b: &PieceShape, pose: &Pose, tol: f64) -> bool {
     if b.centroid_depth <= tol {
         return false;
     }
-    let c = pose * b.centroid;
+    deep_inside(a, &(pose * b.centroid), tol)
+}
+
+/// Whether `p` (in `a`'s frame) lies inside `a` more than `tol` from its outline; the bounds
+/// rule most points out before the point-in-polygon test.
+fn deep_inside(a: &PieceShape, p: &P2, tol: f64) -> bool {
     let [x0, y0, x1, y1] = a.bounds;
-    if c.x < x0 + tol || c.x > x1 - tol || c.y < y0 + tol || c.y > y1 - tol {
+    if p.x < x0 + tol || p.x > x1 - tol || p.y < y0 + tol || p.y > y1 - tol {
         return false;
     }
-    contains(&a.polygon, c) && distance_to_boundary(&a.polygon, &c) > tol
+    contains(&a.polygon, *p) && distance_to_boundary(&a.polygon, p) > tol
 }
 
 /// Closest point to `p` on `line`, searched near where sample `i` of [`SAMPLES`] falls by

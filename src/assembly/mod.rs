@@ -103,11 +103,8 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     let scales = zoom::piece_scales(&shapes, &table);
     if let Some(k) = &scales {
         shapes = shapes.rescaled(k);
-        let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
-        cands = c;
         // The colour profiles were read where the outlines lie in the photos: kept.
-        let colours = std::mem::take(&mut table.colours);
-        table = matings::mating_table(&shapes, &cands, stats, colours);
+        (cands, table) = matched(&shapes, std::mem::take(&mut table.colours));
     }
     // Type II matings: cut chainlets where partial mates end, then match the new chainlets.
     let refined = partial::split_at_partial_matings(set, &shapes, &table);
@@ -117,9 +114,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         if let Some(k) = &scales {
             shapes = shapes.rescaled(k);
         }
-        let (c, stats) = candidates::mating_candidates(&shapes, CANDIDATE_LIMIT);
-        cands = c;
-        table = matings::mating_table(&shapes, &cands, stats, colours);
+        (cands, table) = matched(&shapes, colours);
     }
     let t2 = Instant::now();
     let growth = restarts::grow(&shapes, &table);
@@ -152,4 +147,15 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         secondary_points: refined.as_ref().map_or(0, |r| r.1),
         piece_set: refined.map(|r| r.0),
     }
+}
+
+/// Feature candidates and the mating table of `shapes`, matched afresh (after their outlines
+/// changed), weighed by `colours`.
+fn matched(
+    shapes: &shapes::Shapes,
+    colours: edge_colour::SeamColours,
+) -> (Vec<Vec<candidates::Candidate>>, matings::MatingTable) {
+    let (cands, stats) = candidates::mating_candidates(shapes, CANDIDATE_LIMIT);
+    let table = matings::mating_table(shapes, &cands, stats, colours);
+    (cands, table)
 }

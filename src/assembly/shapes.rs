@@ -145,10 +145,28 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
             scale: 1.0,
         });
     }
-    let mut sizes: Vec<f64> = shapes.pieces.iter().map(|p| p.size).collect();
-    sizes.sort_by(f64::total_cmp);
-    shapes.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
+    shapes.median_size = median_size(&shapes.pieces);
     shapes
+}
+
+#[cfg(test)]
+impl PieceShape {
+    /// A piece of size 100 with no outline, at the origin: for tests of the bookkeeping over
+    /// pieces and their chainlets.
+    pub fn bare(id: u32, image: String, chainlets: Vec<usize>) -> Self {
+        PieceShape {
+            id,
+            image,
+            outline: Vec::new(),
+            polygon: Vec::new(),
+            bounds: [0.0; 4],
+            centroid: P2::origin(),
+            centroid_depth: 0.0,
+            size: 100.0,
+            chainlets,
+            scale: 1.0,
+        }
+    }
 }
 
 impl Shapes {
@@ -181,12 +199,16 @@ impl Shapes {
                 f.min_perpendicular *= k;
             }
         }
-        let mut sizes: Vec<f64> = out.pieces.iter().map(|p| p.size).collect();
-        sizes.sort_by(f64::total_cmp);
-        out.median_size = sizes.get(sizes.len() / 2).copied().unwrap_or(1.0);
+        out.median_size = median_size(&out.pieces);
         out.zoom_corrected = true;
         out
     }
+}
+
+fn median_size(pieces: &[PieceShape]) -> f64 {
+    let mut sizes: Vec<f64> = pieces.iter().map(|p| p.size).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.get(sizes.len() / 2).copied().unwrap_or(1.0)
 }
 
 fn depth_inside(polygon: &[P2], p: &P2) -> f64 {

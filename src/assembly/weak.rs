@@ -141,18 +141,11 @@ mod tests {
             ..Shapes::default()
         };
         for p in 0..pieces {
-            s.pieces.push(PieceShape {
-                id: p as u32 + 1,
-                image: String::new(),
-                outline: Vec::new(),
-                polygon: Vec::new(),
-                bounds: [0.0; 4],
-                centroid: P2::origin(),
-                centroid_depth: 0.0,
-                size: 100.0,
-                chainlets: vec![3 * p, 3 * p + 1, 3 * p + 2],
-                scale: 1.0,
-            });
+            s.pieces.push(PieceShape::bare(
+                p as u32 + 1,
+                String::new(),
+                vec![3 * p, 3 * p + 1, 3 * p + 2],
+            ));
             for k in 0..3 {
                 s.chainlets.push(ChainletShape {
                     piece: p,

@@ -188,22 +188,15 @@ mod tests {
             ..Shapes::default()
         };
         for (i, zoom) in zooms.iter().enumerate() {
-            shapes.pieces.push(PieceShape {
-                id: i as u32 + 1,
-                image: if one_image {
-                    "all".into()
-                } else {
-                    format!("{i}.jpg")
-                },
-                outline: Vec::new(),
-                polygon: Vec::new(),
-                bounds: [0.0; 4],
-                centroid: P2::origin(),
-                centroid_depth: 0.0,
-                size: 100.0,
-                chainlets: (4 * i..4 * i + 4).collect(),
-                scale: 1.0,
-            });
+            let image = if one_image {
+                "all".into()
+            } else {
+                format!("{i}.jpg")
+            };
+            let chainlets = (4 * i..4 * i + 4).collect();
+            shapes
+                .pieces
+                .push(PieceShape::bare(i as u32 + 1, image, chainlets));
             for k in 0..4 {
                 let c = 4 * i + k;
                 let seam = 80.0 + (c.min(partner[c]) % 7) as f64 * 6.0;

@@ -283,11 +283,12 @@ mod tests {
     /// The square's mask 1 px fat all round ([19, 51)²), plus a bump `depth` px deep along
     /// x in [28, 42) below its bottom side.
     fn fat_mask(depth: u32) -> PieceRegion {
-        let (w, h) = (32, 32 + depth);
-        let mask = GrayImage::from_fn(w, h, |x, y| {
-            let on = y < 32 || (9..23).contains(&x);
-            image::Luma([if on { 255 } else { 0 }])
-        });
+        mask_at_19(32, 32 + depth, |x, y| y < 32 || (9..23).contains(&x))
+    }
+
+    /// A `w` × `h` mask with its top-left pixel at (19, 19), on where `on` says.
+    fn mask_at_19(w: u32, h: u32, on: impl Fn(u32, u32) -> bool) -> PieceRegion {
+        let mask = GrayImage::from_fn(w, h, |x, y| image::Luma([if on(x, y) { 255 } else { 0 }]));
         let area = mask.pixels().filter(|p| p.0[0] == 255).count() as u64;
         PieceRegion {
             bbox: [19, 19, w, h],
@@ -315,17 +316,7 @@ mod tests {
     /// The square's mask 1 px fat all round, its bottom side wobbling: 2 px more over every
     /// other 4 px of its length (a 5-point mean of at most 1.6 px: no bulge).
     fn wobbly_mask() -> PieceRegion {
-        let (w, h) = (32, 34);
-        let mask = GrayImage::from_fn(w, h, |x, y| {
-            let on = y < 32 || (x / 4) % 2 == 0;
-            image::Luma([if on { 255 } else { 0 }])
-        });
-        let area = mask.pixels().filter(|p| p.0[0] == 255).count() as u64;
-        PieceRegion {
-            bbox: [19, 19, w, h],
-            mask,
-            area,
-        }
+        mask_at_19(32, 34, |x, y| y < 32 || (x / 4) % 2 == 0)
     }
 
     #[test]
