@@ -129,14 +129,14 @@ impl ClosureTest<'_> {
         let mut pairs = Vec::new();
         for (m, q) in near {
             for &a in &self.shapes.pieces[*m].chainlets {
-                if g.mate_of[a].is_some() {
+                if !g.is_open(a) {
                     continue;
                 }
                 let ca = &self.shapes.chainlets[a];
                 let (a0, a1) = (q * ca.points[0], q * ca.points[ca.points.len() - 1]);
                 for &b in &shape.chainlets {
                     let cb = &self.shapes.chainlets[b];
-                    if ca.straight && cb.straight {
+                    if (ca.straight && cb.straight) || !g.is_open(b) {
                         continue;
                     }
                     let (b0, b1) = (pose * cb.points[0], pose * cb.points[cb.points.len() - 1]);
@@ -212,7 +212,7 @@ impl ClosureTest<'_> {
         let ours = &self.shapes.pieces[piece].chainlets;
         theirs
             .iter()
-            .filter(|&&a| g.mate_of[a].is_none())
+            .filter(|&&a| g.is_open(a))
             .any(|&a| ours.iter().any(|&b| self.best_mates(a, b)))
     }
 

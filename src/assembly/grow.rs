@@ -34,7 +34,7 @@ pub(super) const ANGLE_TOLERANCE: f64 = 0.09; // radians, about 5°
 const ENDPOINT_FRACTION: f64 = 0.07;
 /// A single mating whose Δ is more than this fraction of the next-best alternative's is
 /// ambiguous: it may still be used, but only after every unambiguous one.
-const AMBIGUOUS_MERIT: f64 = 0.5;
+pub(super) const AMBIGUOUS_MERIT: f64 = 0.5;
 /// Every this many placements the cluster is relaxed: each piece refitted to all its mated
 /// neighbours. Small pose errors of single matings otherwise add up along the spiral until
 /// true closures far from the seed fail the overlap test.
@@ -71,6 +71,19 @@ pub struct Growth {
     pub rejections: usize,
     /// Pieces set loose for resting on weak matings only: weak clusters and leaves (see `weak`).
     pub loose: Vec<usize>,
+    /// Per chainlet, whether this growth takes it to have no mate in the set (an outer
+    /// boundary, or its mate is missing): it is never mated. Empty: none is.
+    pub boundary: Vec<bool>,
+    /// The chainlet of the cluster and the figure of merit of every piece that joined on a
+    /// single mating, in order: the decisions error correction may revisit (see `restarts`).
+    pub single_matings: Vec<(usize, f64)>,
+}
+
+impl Growth {
+    /// Whether chainlet `a` may still be mated: not mated yet, and not taken as boundary.
+    pub fn is_open(&self, a: usize) -> bool {
+        self.mate_of[a].is_none() && !self.boundary.get(a).copied().unwrap_or(false)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -88,11 +101,17 @@ struct Proposal {
 }
 
 /// Grows every cluster, the first from `first` (else the most certain seed).
-pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> Growth {
+pub fn grow_from(
+    shapes: &Shapes,
+    table: &MatingTable,
+    first: Option<usize>,
+    boundary: Vec<bool>,
+) -> Growth {
     let n = shapes.pieces.len();
     let mut g = Growth {
         placed: vec![None; n],
         mate_of: vec![None; shapes.chainlets.len()],
+        boundary,
         ..Growth::default()
     };
     let mut sequence = 0;
@@ -147,6 +166,9 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
             for &(a, b, d) in &closed {
                 g.mate_of[a] = Some((b, d));
                 g.mate_of[b] = Some((a, d));
+            }
+            if let [(a, _, _)] = closed[..] {
+                g.single_matings.push((a, proposal.merit));
             }
             if closed.len() >= 2 {
                 let position = junction_point(shapes, &closed, &proposal.pose);
@@ -255,19 +277,24 @@ impl Grower<'_> {
     fn propose_from(&mut self, piece: usize, g: &Growth) {
         let pose = g.placed[piece].as_ref().expect("placed").pose;
         for &a in &self.shapes.pieces[piece].chainlets {
-            if g.mate_of[a].is_some() {
+            if !g.is_open(a) {
                 continue;
             }
             let list = &self.table.per_chainlet[a];
             for (rank, m) in list.iter().enumerate() {
                 let j = self.shapes.chainlets[m.b].piece;
-                if g.placed[j].is_some() {
+                if g.placed[j].is_some() || !g.is_open(m.b) {
                     continue;
                 }
-                let next = list[rank + 1..]
+                // The figure of merit is Δ over that of the best alternative: for any but
+                // the first of the list that is the first, so a poor mating never looks
+                // unambiguous for lack of a worse one after it (svalat: a mating last in its
+                // list, at twice the best one's Δ, read as the surest in the puzzle).
+                let next = list
                     .iter()
-                    .find(|o| self.shapes.chainlets[o.b].piece != j)
-                    .map_or(self.table.delta_threshold, |o| o.delta);
+                    .enumerate()
+                    .find(|(r, o)| *r != rank && self.shapes.chainlets[o.b].piece != j)
+                    .map_or(self.table.delta_threshold, |(_, o)| o.delta);
                 let merit = m.delta / next.max(f64::MIN_POSITIVE);
                 let mutual = self.table.per_chainlet[m.b]
                     .iter()

@@ -60,12 +60,12 @@ fn motions(shapes: &Shapes, table: &MatingTable, g: &Growth, tol_pose: f64) -> V
     let mut out: Vec<Motion> = Vec::new();
     for (a, list) in table.per_chainlet.iter().enumerate() {
         let Some(pa) = placed(a) else { continue };
-        if g.mate_of[a].is_some() {
+        if !g.is_open(a) {
             continue;
         }
         for m in list {
             let Some(pb) = placed(m.b) else { continue };
-            if pb.cluster <= pa.cluster || g.mate_of[m.b].is_some() {
+            if pb.cluster <= pa.cluster || !g.is_open(m.b) {
                 continue;
             }
             let pose = pa.pose * m.pose * pb.pose.inverse();
