@@ -83,11 +83,8 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     // those of every start, then those of the best growth while one improves on it, so a
     // growth may take back several matings in turn.
     let mut budget = (REVISION_PLACEMENTS / shapes.pieces.len().max(1)).min(MAX_REVISIONS);
-    let mut revisions: Vec<(usize, Vec<bool>)> = starts
-        .iter()
-        .flat_map(revisions_of)
-        .take(budget)
-        .collect();
+    let mut revisions: Vec<(usize, Vec<bool>)> =
+        starts.iter().flat_map(revisions_of).take(budget).collect();
     let mut best = starts.swap_remove(0);
     while !revisions.is_empty() {
         budget -= revisions.len();

@@ -209,32 +209,11 @@ fn fill_polygon(poly: &[Pt], width: u32, height: u32) -> Option<PieceRegion> {
     let (w, h) = (x1 - x0, y1 - y0);
     let mut mask = GrayImage::new(w, h);
     let mut area = 0u64;
-    let mut crossings: Vec<(f64, i32)> = Vec::new();
     for row in 0..h {
-        let y = f64::from(y0 + row) + 0.5;
-        crossings.clear();
-        for i in 0..poly.len() {
-            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-            // Half-open in y so a vertex on the scan line counts once.
-            if (a[1] <= y) != (b[1] <= y) {
-                let x = a[0] + (y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
-                crossings.push((x, if b[1] > a[1] { 1 } else { -1 }));
-            }
-        }
-        crossings.sort_by(|p, q| p.0.total_cmp(&q.0));
-        let mut winding = 0;
-        for pair in crossings.windows(2) {
-            winding += pair[0].1;
-            if winding == 0 {
-                continue;
-            }
-            // Pixel centres x + 0.5 in [pair[0].0, pair[1].0).
-            let first = (pair[0].0 - 0.5).ceil().max(f64::from(x0));
-            let last = (pair[1].0 - 0.5).ceil().min(f64::from(x1));
-            let (first, last) = (first as u32, last as u32);
-            for x in first..last.max(first) {
+        for span in crate::plane::row_spans(poly, y0 + row, x0..x1) {
+            area += u64::from(span.end - span.start);
+            for x in span {
                 mask.put_pixel(x - x0, row, image::Luma([255]));
-                area += 1;
             }
         }
     }

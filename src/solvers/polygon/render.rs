@@ -124,28 +124,15 @@ pub fn svg(target: &[Vec<Pt>], solution: &Solution) -> String {
     s
 }
 
-/// Even–odd scanline fill of one polygon (pixel centres).
+/// Fills one polygon: the pixels whose centres it holds.
 fn fill(img: &mut RgbImage, poly: &[Pt], colour: [u8; 3]) {
-    let (w, h) = (img.width() as i64, img.height() as i64);
     let ys = poly.iter().map(|p| p[1]);
-    let y0 = ys.clone().fold(f64::INFINITY, f64::min).floor().max(0.0) as i64;
-    let y1 = ys.fold(f64::NEG_INFINITY, f64::max).ceil().min(h as f64) as i64;
-    let mut xs: Vec<f64> = Vec::new();
+    let y0 = ys.clone().fold(f64::INFINITY, f64::min).floor().max(0.0) as u32;
+    let y1 = (ys.fold(f64::NEG_INFINITY, f64::max).ceil().max(0.0) as u32).min(img.height());
     for y in y0..y1 {
-        let yc = y as f64 + 0.5;
-        xs.clear();
-        for i in 0..poly.len() {
-            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
-            if (a[1] > yc) != (b[1] > yc) {
-                xs.push(a[0] + (yc - a[1]) / (b[1] - a[1]) * (b[0] - a[0]));
-            }
-        }
-        xs.sort_by(f64::total_cmp);
-        for pair in xs.chunks_exact(2) {
-            let from = (pair[0] - 0.5).ceil().max(0.0) as i64;
-            let to = ((pair[1] - 0.5).floor() as i64).min(w - 1);
-            for x in from..=to {
-                img.put_pixel(x as u32, y as u32, Rgb(colour));
+        for span in crate::plane::row_spans(poly, y, 0..img.width()) {
+            for x in span {
+                img.put_pixel(x, y, Rgb(colour));
             }
         }
     }
