@@ -239,15 +239,16 @@ fn classic_12_end_to_end_is_perfect() {
     }
 }
 
-/// Scans: measured 97.2 / 100 / 97.8 % (seeds 1–3; 98, 100 and 99 placed). Seed 1's missing
-/// pieces have white print meeting the white background, which segmentation cuts into, and
-/// the damaged outlines fail closure. The issue asks for 100 %; these floors guard the front
-/// end's and the solver's progress until then.
+/// Scans: measured 97.2 / 100 / 100 % (seeds 1–3; 98, 100 and 100 placed; seed 3 was 97.8 %
+/// before a piece surrounded on four sides may close on two best-mate seams, see
+/// `assembly::closure`). Seed 1's missing pieces have white print meeting the white
+/// background, which segmentation cuts into, and the damaged outlines fail closure. The issue
+/// asks for 100 %; these floors guard the front end's and the solver's progress until then.
 #[test]
 fn classic_100_scans_end_to_end() {
     let (mean, fewest) = classic_100_end_to_end(jigsaw::synth::Style::Scan, &[1, 2, 3]);
     assert!(
-        fewest >= 97 && mean >= 0.97,
+        fewest >= 98 && mean >= 0.99,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
