@@ -254,7 +254,8 @@ fn classic_100_scans_end_to_end() {
 }
 
 /// Photos (uneven light, shadow, blur, JPEG): seeds 1–12 measured 100, 100, 98.3, 100, 100,
-/// 97.8, 100, 100, 97.8, 100, 100, 100 % since holes left by growth are filled (pockets, see
+/// 100, 100, 100, 100, 100, 100, 100 % (seeds 6 and 9 were 97.8 % until surrounded pieces
+/// could close past a damaged side, see `assembly::closure`) since holes left by growth are filled (pockets, see
 /// `assembly::closure`; seed 1 was 97.8 %), matings are weighed by the picture's colour across
 /// the seam (`assembly::edge_colour`) and bulging outlines are snapped to the colour edge
 /// (`vision::snapped_mask`); seeds 1 and 10 (overexposed white paper) were 58 and 54 % before
