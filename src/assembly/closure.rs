@@ -123,7 +123,8 @@ impl ClosureTest<'_> {
     }
 
     /// Pairs (cluster chainlet, piece chainlet) whose ends meet at `pose`; straight pairs
-    /// (two border sides) are left out, they say nothing about fit.
+    /// (two border sides) are left out, they say nothing about fit, except in a puzzle with
+    /// interior straight sides (see `straight`), where they are seams like any other.
     fn lying_along(&self, near: &[(usize, Pose)], g: &Growth, piece: usize, pose: &Pose) -> Closed {
         let shape = &self.shapes.pieces[piece];
         let mut pairs = Vec::new();
@@ -136,7 +137,7 @@ impl ClosureTest<'_> {
                 let (a0, a1) = (q * ca.points[0], q * ca.points[ca.points.len() - 1]);
                 for &b in &shape.chainlets {
                     let cb = &self.shapes.chainlets[b];
-                    if ca.straight && cb.straight {
+                    if ca.straight && cb.straight && !self.table.straight_seams {
                         continue;
                     }
                     let (b0, b1) = (pose * cb.points[0], pose * cb.points[cb.points.len() - 1]);

@@ -39,6 +39,8 @@ const AMBIGUOUS_MERIT: f64 = 0.5;
 /// neighbours. Small pose errors of single matings otherwise add up along the spiral until
 /// true closures far from the seed fail the overlap test.
 const RELAX_EVERY: usize = 25;
+/// The tier of junction closures that straight matings alone propose (see `straight`).
+const STRAIGHT_TIER: u8 = 3;
 const RELAX_SWEEPS: usize = 3;
 
 #[derive(Clone, Debug)]
@@ -82,6 +84,9 @@ struct Proposal {
     merit: f64,
     /// Whether the first support is a mutual best mating.
     mutual: bool,
+    /// Whether a shaped mating supports it; one made by straight matings alone (see
+    /// `straight`) is taken only where it closes a junction.
+    shaped: bool,
     /// The closure test's outcome at this pose: the cluster chainlets it closes. `None` until
     /// evaluated, and again whenever a piece is placed nearby.
     closes: Option<Closed>,
@@ -258,46 +263,66 @@ impl Grower<'_> {
             if g.mate_of[a].is_some() {
                 continue;
             }
-            let list = &self.table.per_chainlet[a];
-            for (rank, m) in list.iter().enumerate() {
-                let j = self.shapes.chainlets[m.b].piece;
-                if g.placed[j].is_some() {
-                    continue;
-                }
-                let next = list[rank + 1..]
+            let tables = self.table;
+            let lists = [(&tables.per_chainlet, true), (&tables.straight, false)];
+            for (table, shaped) in lists {
+                let Some(list) = table.get(a) else { continue };
+                self.propose_along(g, &pose, a, list, table, shaped);
+            }
+        }
+    }
+
+    /// The proposals that the matings `list` of open chainlet `a` (of a piece at `pose`)
+    /// make; `table` is the list of every chainlet of the same kind, for mutual best.
+    fn propose_along(
+        &mut self,
+        g: &Growth,
+        pose: &Pose,
+        a: usize,
+        list: &[super::matings::Mating],
+        table: &[Vec<super::matings::Mating>],
+        shaped: bool,
+    ) {
+        for (rank, m) in list.iter().enumerate() {
+            let j = self.shapes.chainlets[m.b].piece;
+            if g.placed[j].is_some() {
+                continue;
+            }
+            let next = list[rank + 1..]
+                .iter()
+                .find(|o| self.shapes.chainlets[o.b].piece != j)
+                .map_or(self.table.delta_threshold, |o| o.delta);
+            let merit = m.delta / next.max(f64::MIN_POSITIVE);
+            let mutual = table[m.b]
+                .iter()
+                .find(|r| g.placed[self.shapes.chainlets[r.b].piece].is_some() || r.b == a)
+                .is_some_and(|r| r.b == a)
+                && list
                     .iter()
-                    .find(|o| self.shapes.chainlets[o.b].piece != j)
-                    .map_or(self.table.delta_threshold, |o| o.delta);
-                let merit = m.delta / next.max(f64::MIN_POSITIVE);
-                let mutual = self.table.per_chainlet[m.b]
-                    .iter()
-                    .find(|r| g.placed[self.shapes.chainlets[r.b].piece].is_some() || r.b == a)
-                    .is_some_and(|r| r.b == a)
-                    && list
-                        .iter()
-                        .find(|o| g.placed[self.shapes.chainlets[o.b].piece].is_none())
-                        .is_some_and(|o| o.b == m.b);
-                let p = pose * m.pose;
-                let centroid = self.shapes.pieces[j].centroid;
-                let existing = self.proposals[j].iter_mut().find(|q| {
-                    let (d, ang) = pose_difference(&q.pose, &p, &centroid);
-                    d < self.tol_pose && ang < ANGLE_TOLERANCE
-                });
-                match existing {
-                    Some(q) if !q.supports.iter().any(|s| s.0 == a || s.1 == m.b) => {
-                        q.supports.push((a, m.b, m.delta));
-                        q.merit = q.merit.min(merit);
-                        q.closes = None;
-                    }
-                    Some(_) => {}
-                    None => self.proposals[j].push(Proposal {
-                        pose: p,
-                        supports: vec![(a, m.b, m.delta)],
-                        merit,
-                        mutual,
-                        closes: None,
-                    }),
+                    .find(|o| g.placed[self.shapes.chainlets[o.b].piece].is_none())
+                    .is_some_and(|o| o.b == m.b);
+            let p = pose * m.pose;
+            let centroid = self.shapes.pieces[j].centroid;
+            let existing = self.proposals[j].iter_mut().find(|q| {
+                let (d, ang) = pose_difference(&q.pose, &p, &centroid);
+                d < self.tol_pose && ang < ANGLE_TOLERANCE
+            });
+            match existing {
+                Some(q) if !q.supports.iter().any(|s| s.0 == a || s.1 == m.b) => {
+                    q.supports.push((a, m.b, m.delta));
+                    q.merit = q.merit.min(merit);
+                    q.shaped |= shaped;
+                    q.closes = None;
                 }
+                Some(_) => {}
+                None => self.proposals[j].push(Proposal {
+                    pose: p,
+                    supports: vec![(a, m.b, m.delta)],
+                    merit,
+                    mutual,
+                    shaped,
+                    closes: None,
+                }),
             }
         }
     }
@@ -318,10 +343,11 @@ impl Grower<'_> {
                 let Some(closes) = &q.closes else {
                     continue;
                 };
-                if closes.is_empty() {
+                if closes.is_empty() || (!q.shaped && closes.len() < 2) {
                     continue;
                 }
                 let tier = match closes.len() {
+                    _ if !q.shaped => STRAIGHT_TIER,
                     1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
                     1 => 2,
                     _ => 0,

@@ -58,12 +58,12 @@ pub fn merge_clusters(shapes: &Shapes, table: &MatingTable, g: &mut Growth, tol_
 fn motions(shapes: &Shapes, table: &MatingTable, g: &Growth, tol_pose: f64) -> Vec<Motion> {
     let placed = |c: usize| g.placed[shapes.chainlets[c].piece].as_ref();
     let mut out: Vec<Motion> = Vec::new();
-    for (a, list) in table.per_chainlet.iter().enumerate() {
+    for a in 0..table.per_chainlet.len() {
         let Some(pa) = placed(a) else { continue };
         if g.mate_of[a].is_some() {
             continue;
         }
-        for m in list {
+        for m in table.all_of(a) {
             let Some(pb) = placed(m.b) else { continue };
             if pb.cluster <= pa.cluster || g.mate_of[m.b].is_some() {
                 continue;

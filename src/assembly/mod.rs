@@ -18,6 +18,7 @@ pub mod partial;
 mod relax;
 mod restarts;
 pub mod shapes;
+mod straight;
 mod table;
 mod weak;
 pub mod zoom;
