@@ -109,6 +109,13 @@ impl ClosureTest<'_> {
         self.check_at(&near, &pairs, g, piece, pose)
     }
 
+    /// The pairs (cluster chainlet, piece chainlet) lying along each other with `piece` held
+    /// at `pose`, unmeasured.
+    pub fn pairs_at(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Closed {
+        let near = self.near(grid, g, piece, pose);
+        self.lying_along(&near, g, piece, pose)
+    }
+
     /// Members within reach of `piece` at `pose`, with their poses.
     fn near(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Vec<(usize, Pose)> {
         let shape = &self.shapes.pieces[piece];
