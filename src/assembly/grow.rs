@@ -39,8 +39,6 @@ const AMBIGUOUS_MERIT: f64 = 0.5;
 /// neighbours. Small pose errors of single matings otherwise add up along the spiral until
 /// true closures far from the seed fail the overlap test.
 const RELAX_EVERY: usize = 25;
-/// The tier of junction closures that straight matings alone propose (see `straight`).
-const STRAIGHT_TIER: u8 = 3;
 const RELAX_SWEEPS: usize = 3;
 
 #[derive(Clone, Debug)]
@@ -347,7 +345,6 @@ impl Grower<'_> {
                     continue;
                 }
                 let tier = match closes.len() {
-                    _ if !q.shaped => STRAIGHT_TIER,
                     1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
                     1 => 2,
                     _ => 0,
