@@ -356,7 +356,8 @@ fn irregular_20_scans_end_to_end() {
 /// keeps convex corners only; 18.9, 15.4, 5.6, 32.4, 27.0, 23.7 % before (mean 20.5 %):
 /// segmentation's outline wobbled 1–3 px along the shadow sides and the low corner floors took
 /// each bump for a corner (714 false corners on seeds 1–10 against 61 on the same seeds'
-/// scans; 85 after).
+/// scans; 85 after). With straight chainlets mated (`assembly::straight`): 43.2, 92.3, 100,
+/// 83.8, 64.9, 100 % (mean 80.7 %, fewest placed 12).
 #[test]
 fn irregular_20_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -366,7 +367,7 @@ fn irregular_20_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 10 && mean >= 0.5,
+        fewest >= 11 && mean >= 0.75,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
