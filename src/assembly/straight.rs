@@ -117,3 +117,50 @@ pub fn straight_matings(
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assembly::shapes::{ChainletShape, PieceShape};
+
+    /// `pieces` pieces of four chainlets each, the first `straight[i]` of piece `i` straight.
+    fn shapes(straight: &[usize]) -> Shapes {
+        let mut s = Shapes::default();
+        for (p, &k) in straight.iter().enumerate() {
+            let ids: Vec<usize> = (0..4).map(|c| 4 * p + c).collect();
+            s.pieces
+                .push(PieceShape::bare(p as u32 + 1, String::new(), ids));
+            for c in 0..4 {
+                s.chainlets.push(ChainletShape {
+                    piece: p,
+                    label: format!("{}.{}", p + 1, c + 1),
+                    start: 0,
+                    end: 0,
+                    points: Vec::new(),
+                    dense: Vec::new(),
+                    samples: Vec::new(),
+                    length: 100.0,
+                    features: Default::default(),
+                    straight: c < k,
+                });
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn four_sided_puzzles_have_no_interior_straight_sides() {
+        // A 3 × 4 grid: four corner pieces with two border sides, six edge pieces with one.
+        let grid = [2, 1, 1, 2, 1, 0, 0, 1, 2, 1, 1, 2];
+        assert!(!has_interior_straight_sides(&shapes(&grid)));
+        let lists = straight_matings(&shapes(&grid), 1e9, &SeamColours::default());
+        assert!(lists.iter().all(Vec::is_empty));
+    }
+
+    #[test]
+    fn pieces_with_three_straight_sides_mark_an_irregular_cut() {
+        assert!(has_interior_straight_sides(&shapes(&[3, 1, 0, 4, 2, 1])));
+        // One damaged piece is not enough.
+        assert!(!has_interior_straight_sides(&shapes(&[3, 1, 0, 1, 2, 1])));
+    }
+}
