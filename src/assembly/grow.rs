@@ -107,16 +107,7 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
     {
         exhausted[seed] = true;
         let cluster = g.clusters;
-        let mut grower = Grower {
-            shapes,
-            table,
-            proposals: vec![Vec::new(); n],
-            tol_pose: POSE_FRACTION * shapes.median_size,
-            tol_end: ENDPOINT_FRACTION * shapes.median_size,
-            members: Vec::new(),
-            grid: MemberGrid::for_pieces(shapes),
-            pockets: false,
-        };
+        let mut grower = Grower::new(shapes, table);
         sequence += 1;
         g.placed[seed] = Some(Placed {
             pose: Pose::identity(),
@@ -128,57 +119,7 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
         grower.members.push(seed);
         grower.grid.insert(seed, &shapes.pieces[seed].centroid);
         grower.propose_from(seed, &g);
-        let mut last = seed;
-        loop {
-            g.rejections += grower.refresh(&g);
-            let Some((piece, proposal)) = grower.best(&g, last) else {
-                if grower.pockets {
-                    break;
-                }
-                // Growth has stopped: relax the cluster, then fill the holes it left.
-                grower.pockets = true;
-                grower.relax(&mut g);
-                continue;
-            };
-            let closed = proposal.closes.clone().unwrap_or_default();
-            let pose = if closed.len() >= 2 {
-                joint_fit(shapes, &g, &closed, &proposal.pose)
-            } else {
-                proposal.pose
-            };
-            sequence += 1;
-            for &(a, b, d) in &closed {
-                g.mate_of[a] = Some((b, d));
-                g.mate_of[b] = Some((a, d));
-            }
-            if closed.len() >= 2 {
-                let position = junction_point(shapes, &closed, &proposal.pose);
-                g.junctions.push(ClosedJunction {
-                    cluster,
-                    position,
-                    merit: proposal.merit,
-                });
-            }
-            g.placed[piece] = Some(Placed {
-                pose,
-                sequence,
-                cluster,
-                supports: closed.len(),
-                merit: proposal.merit,
-            });
-            grower.members.push(piece);
-            grower
-                .grid
-                .insert(piece, &(pose * shapes.pieces[piece].centroid));
-            grower.proposals[piece].clear();
-            if grower.members.len().is_multiple_of(RELAX_EVERY) {
-                grower.relax(&mut g);
-            } else {
-                grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
-                grower.propose_from(piece, &g);
-            }
-            last = piece;
-        }
+        extend(&mut grower, &mut g, cluster, &mut sequence, seed);
         relax(shapes, &mut g, &grower.members, RELAX_SWEEPS);
         g.clusters += 1;
         if grower.members.len() == 1 {
@@ -188,14 +129,89 @@ pub fn grow_from(shapes: &Shapes, table: &MatingTable, first: Option<usize>) -> 
             sequence -= 1;
         }
     }
-    merge_clusters(
-        shapes,
-        table,
-        &mut g,
-        ENDPOINT_FRACTION * shapes.median_size,
-    );
+    let tol_end = ENDPOINT_FRACTION * shapes.median_size;
+    if merge_clusters(shapes, table, &mut g, tol_end) > 0 {
+        regrow(shapes, table, &mut g, &mut sequence);
+        merge_clusters(shapes, table, &mut g, tol_end);
+    }
     g.loose = dissolve_weak_clusters(shapes, &mut g);
     g
+}
+
+/// Grows `cluster` (the grower's members) until no proposal is left, then fills its pockets.
+fn extend(grower: &mut Grower, g: &mut Growth, cluster: u32, sequence: &mut u32, last: usize) {
+    let shapes = grower.shapes;
+    let mut last = last;
+    loop {
+        g.rejections += grower.refresh(g);
+        let Some((piece, proposal)) = grower.best(g, last) else {
+            if grower.pockets {
+                break;
+            }
+            // Growth has stopped: relax the cluster, then fill the holes it left.
+            grower.pockets = true;
+            grower.relax(g);
+            continue;
+        };
+        let closed = proposal.closes.clone().unwrap_or_default();
+        let pose = if closed.len() >= 2 {
+            joint_fit(shapes, g, &closed, &proposal.pose)
+        } else {
+            proposal.pose
+        };
+        *sequence += 1;
+        for &(a, b, d) in &closed {
+            g.mate_of[a] = Some((b, d));
+            g.mate_of[b] = Some((a, d));
+        }
+        if closed.len() >= 2 {
+            let position = junction_point(shapes, &closed, &proposal.pose);
+            g.junctions.push(ClosedJunction {
+                cluster,
+                position,
+                merit: proposal.merit,
+            });
+        }
+        g.placed[piece] = Some(Placed {
+            pose,
+            sequence: *sequence,
+            cluster,
+            supports: closed.len(),
+            merit: proposal.merit,
+        });
+        grower.members.push(piece);
+        grower
+            .grid
+            .insert(piece, &(pose * shapes.pieces[piece].centroid));
+        grower.proposals[piece].clear();
+        if grower.members.len().is_multiple_of(RELAX_EVERY) {
+            grower.relax(g);
+        } else {
+            grower.invalidate_near(&(pose * shapes.pieces[piece].centroid));
+            grower.propose_from(piece, g);
+        }
+        last = piece;
+    }
+}
+
+/// After clusters merged, the pieces that fit between them have neighbours on both sides at
+/// last: every cluster grows again (then fills its pockets), and merges are tried again.
+fn regrow(shapes: &Shapes, table: &MatingTable, g: &mut Growth, sequence: &mut u32) {
+    for cluster in 0..g.clusters {
+        let mut members: Vec<usize> = (0..g.placed.len())
+            .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
+            .collect();
+        members.sort_by_key(|&i| g.placed[i].as_ref().map(|p| p.sequence));
+        let Some(&last) = members.last() else {
+            continue;
+        };
+        let mut grower = Grower::new(shapes, table);
+        grower.members = members;
+        grower.rebuild_grid(g);
+        grower.repropose(g);
+        extend(&mut grower, g, cluster, sequence, last);
+        relax(shapes, g, &grower.members, RELAX_SWEEPS);
+    }
 }
 
 /// The unplaced piece with the most chainlets whose best mate is mutual ("best buddies"),
@@ -253,7 +269,20 @@ struct Grower<'a> {
     pockets: bool,
 }
 
-impl Grower<'_> {
+impl<'a> Grower<'a> {
+    fn new(shapes: &'a Shapes, table: &'a MatingTable) -> Self {
+        Grower {
+            shapes,
+            table,
+            proposals: vec![Vec::new(); shapes.pieces.len()],
+            tol_pose: POSE_FRACTION * shapes.median_size,
+            tol_end: ENDPOINT_FRACTION * shapes.median_size,
+            members: Vec::new(),
+            grid: MemberGrid::for_pieces(shapes),
+            pockets: false,
+        }
+    }
+
     /// Adds the proposals that the open chainlets of newly placed `piece` make.
     fn propose_from(&mut self, piece: usize, g: &Growth) {
         let pose = g.placed[piece].as_ref().expect("placed").pose;
