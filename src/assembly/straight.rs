@@ -32,7 +32,9 @@ const MIN_FRACTION: f64 = 0.05;
 /// Mates differ in arc length by critical points found a little apart: candidates are those
 /// within this fraction of the longer one's length.
 const LENGTH_TOLERANCE: f64 = 0.15;
-/// Coarse matches refined per chainlet (best colour-weighted Δ first), and kept.
+/// Coarse matches refined per chainlet (best colour-weighted Δ first), and kept. Neither this
+/// nor the length window is critical: 3 or 12 here, 0.08 or 0.25 there, gave the same
+/// irregular 20 and 100 scan results.
 const REFINE_LIMIT: usize = 6;
 /// Overlap tolerance as a fraction of the median piece size (as for shaped matings).
 const OVERLAP_FRACTION: f64 = 0.04;
