@@ -124,6 +124,13 @@ impl ClosureTest<'_> {
         self.check_at(&near, &pairs, g, piece, pose)
     }
 
+    /// The pairs (cluster chainlet, piece chainlet) lying along each other with `piece` held
+    /// at `pose`, unmeasured.
+    pub fn pairs_at(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Closed {
+        let near = self.near(grid, g, piece, pose);
+        self.lying_along(&near, g, piece, pose)
+    }
+
     /// Members within reach of `piece` at `pose`, with their poses.
     fn near(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Vec<(usize, Pose)> {
         let shape = &self.shapes.pieces[piece];
@@ -138,7 +145,8 @@ impl ClosureTest<'_> {
     }
 
     /// Pairs (cluster chainlet, piece chainlet) whose ends meet at `pose`; straight pairs
-    /// (two border sides) are left out, they say nothing about fit.
+    /// (two border sides) are left out, they say nothing about fit, except in a puzzle with
+    /// interior straight sides (see `straight`), where they are seams like any other.
     fn lying_along(&self, near: &[(usize, Pose)], g: &Growth, piece: usize, pose: &Pose) -> Closed {
         let shape = &self.shapes.pieces[piece];
         let mut pairs = Vec::new();
@@ -151,7 +159,7 @@ impl ClosureTest<'_> {
                 let (a0, a1) = (q * ca.points[0], q * ca.points[ca.points.len() - 1]);
                 for &b in &shape.chainlets {
                     let cb = &self.shapes.chainlets[b];
-                    if (ca.straight && cb.straight) || !g.is_open(b) {
+                    if (ca.straight && cb.straight && !self.table.straight_seams) || !g.is_open(b) {
                         continue;
                     }
                     let (b0, b1) = (pose * cb.points[0], pose * cb.points[cb.points.len() - 1]);

@@ -46,6 +46,20 @@ pub struct MatingTable {
     pub colours: SeamColours,
     /// How many contour comparisons were made (coarse + refined).
     pub comparisons: usize,
+    /// Per straight chainlet, its matings with straight chainlets (see [`super::straight`]);
+    /// all empty unless the puzzle has interior straight sides.
+    pub straight: Vec<Vec<Mating>>,
+    /// Whether it has: then two straight chainlets lying along each other are a seam.
+    pub straight_seams: bool,
+}
+
+impl MatingTable {
+    /// Chainlet `a`'s shaped matings, then its straight ones.
+    pub fn all_of(&self, a: usize) -> impl Iterator<Item = &Mating> {
+        self.per_chainlet[a]
+            .iter()
+            .chain(self.straight.get(a).into_iter().flatten())
+    }
 }
 
 /// Compares every chainlet with its feature-similar candidates (from
@@ -95,7 +109,10 @@ pub fn mating_table(
     for list in &mut per_chainlet {
         list.retain(|m| m.delta <= delta_threshold);
     }
+    let straight = super::straight::straight_matings(shapes, delta_threshold, &colours);
     MatingTable {
+        straight_seams: super::straight::has_interior_straight_sides(shapes),
+        straight,
         per_chainlet,
         delta_threshold,
         delta_typical: typical.max(0.05) * super::shapes::SAMPLES as f64,

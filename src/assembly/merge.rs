@@ -5,8 +5,8 @@
 //! more agreeing matings, and no overlap or gap anywhere along the new seam, merge them.
 //! Clusters of different puzzles (mixed sets) yield only scattered, disagreeing matings.
 
-use super::closure::ClosureTest;
-use super::geometry::{pose_difference, Pose};
+use super::closure::{Closed, ClosureTest};
+use super::geometry::{fit_rigid, pose_difference, Pose};
 use super::grow::{Growth, ANGLE_TOLERANCE, POSE_FRACTION};
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
@@ -58,12 +58,12 @@ pub fn merge_clusters(shapes: &Shapes, table: &MatingTable, g: &mut Growth, tol_
 fn motions(shapes: &Shapes, table: &MatingTable, g: &Growth, tol_pose: f64) -> Vec<Motion> {
     let placed = |c: usize| g.placed[shapes.chainlets[c].piece].as_ref();
     let mut out: Vec<Motion> = Vec::new();
-    for (a, list) in table.per_chainlet.iter().enumerate() {
+    for a in 0..table.per_chainlet.len() {
         let Some(pa) = placed(a) else { continue };
         if !g.is_open(a) {
             continue;
         }
-        for m in list {
+        for m in table.all_of(a) {
             let Some(pb) = placed(m.b) else { continue };
             if pb.cluster <= pa.cluster || !g.is_open(m.b) {
                 continue;
@@ -117,20 +117,26 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
         tol_end,
         pockets: false,
     };
-    let mut seams = Vec::new();
-    for &i in &from {
-        let pose = m.pose * g.placed[i].as_ref().expect("member").pose;
-        match test.at_pose(&grid, g, i, &pose) {
-            Some(closed) => seams.extend(closed),
-            None => return false,
+    // The motion comes from a few matings; a long cluster that grew along single matings
+    // carries their small errors to its far end, so where the rigid motion leaves a gap the
+    // motion is fitted to every seam the two clusters would close, and tested again.
+    let mut motion = m.pose;
+    let mut seams = seams_at(&test, &grid, g, &from, &motion);
+    if seams.is_none() {
+        if let Some(refit) = refit_motion(shapes, &test, &grid, g, &from, &motion) {
+            motion = refit;
+            seams = seams_at(&test, &grid, g, &from, &motion);
         }
     }
+    let Some(seams) = seams else {
+        return false;
+    };
     if seams.len() < MIN_SUPPORT {
         return false;
     }
     for &i in &from {
         let p = g.placed[i].as_mut().expect("member");
-        p.pose = m.pose * p.pose;
+        p.pose = motion * p.pose;
         p.cluster = m.onto;
     }
     for &(a, b, d) in &seams {
@@ -145,7 +151,7 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
     for j in &mut g.junctions {
         if j.cluster == m.from {
             j.cluster = m.onto;
-            j.position = m.pose * j.position;
+            j.position = motion * j.position;
         } else if j.cluster > m.from {
             j.cluster -= 1;
         }
@@ -154,4 +160,46 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
     let merged: Vec<usize> = onto.iter().chain(&from).copied().collect();
     relax(shapes, g, &merged, 3);
     true
+}
+
+/// The seams closed when every piece of `from` is moved by `motion`, or `None` if one of them
+/// overlaps the other cluster or leaves a gap.
+fn seams_at(
+    test: &ClosureTest,
+    grid: &MemberGrid,
+    g: &Growth,
+    from: &[usize],
+    motion: &Pose,
+) -> Option<Closed> {
+    let mut seams = Vec::new();
+    for &i in from {
+        let pose = motion * g.placed[i].as_ref().expect("member").pose;
+        seams.extend(test.at_pose(grid, g, i, &pose)?);
+    }
+    Some(seams)
+}
+
+/// The motion of `from` that best fits every pair of chainlets lying along each other after
+/// moving it by `motion` (least squares), if there are at least [`MIN_SUPPORT`] pairs.
+fn refit_motion(
+    shapes: &Shapes,
+    test: &ClosureTest,
+    grid: &MemberGrid,
+    g: &Growth,
+    from: &[usize],
+    motion: &Pose,
+) -> Option<Pose> {
+    let (mut src, mut dst) = (Vec::new(), Vec::new());
+    let mut pairs = 0;
+    for &i in from {
+        let own = g.placed[i].as_ref().expect("member").pose;
+        for (a, b, _) in test.pairs_at(grid, g, i, &(motion * own)) {
+            let ca = &shapes.chainlets[a];
+            let q = g.placed[ca.piece].as_ref().expect("member").pose;
+            src.extend(shapes.chainlets[b].samples.iter().rev().map(|p| own * p));
+            dst.extend(ca.samples.iter().map(|p| q * p));
+            pairs += 1;
+        }
+    }
+    (pairs >= MIN_SUPPORT).then(|| fit_rigid(&src, &dst).0)
 }

@@ -22,7 +22,7 @@ pub fn to_assembly(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Assembly
             let has_mates = shape
                 .chainlets
                 .iter()
-                .any(|&c| !table.per_chainlet[c].is_empty());
+                .any(|&c| table.all_of(c).next().is_some());
             unplaced.push(UnplacedPiece {
                 id: shape.id,
                 image: shape.image.clone(),

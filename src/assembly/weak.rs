@@ -25,9 +25,13 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
             .as_ref()
             .map(|p| p.cluster as usize)
     };
+    // Seams of two straight chainlets (irregular cuts, see `straight`) fit closely whichever
+    // straight sides they join: they would set the bar below what a shaped seam reaches.
     let mut good: Vec<f64> = (0..shapes.chainlets.len())
         .filter(|&c| cluster_of(g, c).is_some_and(|k| confirmed[k]))
-        .filter_map(|c| g.mate_of[c].map(|(_, d)| d))
+        .filter_map(|c| g.mate_of[c])
+        .filter(|&(o, _)| !shapes.chainlets[o].straight)
+        .map(|(_, d)| d)
         .collect();
     if good.is_empty() {
         return Vec::new();

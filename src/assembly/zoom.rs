@@ -236,6 +236,8 @@ mod tests {
             },
             colours: Default::default(),
             comparisons: 0,
+            straight: Vec::new(),
+            straight_seams: false,
         };
         (shapes, table)
     }

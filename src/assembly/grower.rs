@@ -1,0 +1,252 @@
+//! The state of one cluster's growth (see [`super::grow`]): the proposals its open chainlets
+//! make for unplaced pieces, the closure test's verdict on each, and the choice of the next
+//! piece by tier, cost and nearness to the last one placed.
+
+use super::closure::{Closed, ClosureTest};
+use super::geometry::{pose_difference, Pose, P2};
+use super::grow::{
+    Growth, AMBIGUOUS_MERIT, ANGLE_TOLERANCE, ENDPOINT_FRACTION, POSE_FRACTION, RELAX_SWEEPS,
+};
+use super::matings::MatingTable;
+use super::member_grid::MemberGrid;
+use super::relax::relax;
+use super::shapes::Shapes;
+
+#[derive(Clone, Debug)]
+pub(super) struct Proposal {
+    pub(super) pose: Pose,
+    /// (open cluster chainlet, chainlet of the proposed piece, Δ).
+    pub(super) supports: Vec<(usize, usize, f64)>,
+    /// Figure of merit of the first support.
+    pub(super) merit: f64,
+    /// Whether the first support is a mutual best mating.
+    pub(super) mutual: bool,
+    /// Whether a shaped mating supports it; one made by straight matings alone (see
+    /// `straight`) is taken only where it closes a junction.
+    pub(super) shaped: bool,
+    /// The closure test's outcome at this pose: the cluster chainlets it closes. `None` until
+    /// evaluated, and again whenever a piece is placed nearby.
+    pub(super) closes: Option<Closed>,
+}
+
+pub(super) struct Grower<'a> {
+    pub(super) shapes: &'a Shapes,
+    pub(super) table: &'a MatingTable,
+    pub(super) proposals: Vec<Vec<Proposal>>,
+    pub(super) tol_pose: f64,
+    pub(super) tol_end: f64,
+    pub(super) members: Vec<usize>,
+    /// Members by where their centroid lies in the cluster frame, so the closure test only
+    /// looks at pieces that can touch the candidate.
+    pub(super) grid: MemberGrid,
+    /// Once growth has stopped: pockets may close with distorted seams (see `closure`).
+    pub(super) pockets: bool,
+}
+
+impl<'a> Grower<'a> {
+    pub(super) fn new(shapes: &'a Shapes, table: &'a MatingTable) -> Self {
+        Grower {
+            shapes,
+            table,
+            proposals: vec![Vec::new(); shapes.pieces.len()],
+            tol_pose: POSE_FRACTION * shapes.median_size,
+            tol_end: ENDPOINT_FRACTION * shapes.median_size,
+            members: Vec::new(),
+            grid: MemberGrid::for_pieces(shapes),
+            pockets: false,
+        }
+    }
+
+    /// Adds the proposals that the open chainlets of newly placed `piece` make.
+    pub(super) fn propose_from(&mut self, piece: usize, g: &Growth) {
+        let pose = g.placed[piece].as_ref().expect("placed").pose;
+        for &a in &self.shapes.pieces[piece].chainlets {
+            if !g.is_open(a) {
+                continue;
+            }
+            let tables = self.table;
+            let lists = [(&tables.per_chainlet, true), (&tables.straight, false)];
+            for (table, shaped) in lists {
+                let Some(list) = table.get(a) else { continue };
+                self.propose_along(g, &pose, a, list, table, shaped);
+            }
+        }
+    }
+
+    /// The proposals that the matings `list` of open chainlet `a` (of a piece at `pose`)
+    /// make; `table` is the list of every chainlet of the same kind, for mutual best.
+    fn propose_along(
+        &mut self,
+        g: &Growth,
+        pose: &Pose,
+        a: usize,
+        list: &[super::matings::Mating],
+        table: &[Vec<super::matings::Mating>],
+        shaped: bool,
+    ) {
+        for (rank, m) in list.iter().enumerate() {
+            let j = self.shapes.chainlets[m.b].piece;
+            if g.placed[j].is_some() || !g.is_open(m.b) {
+                continue;
+            }
+            // The figure of merit is Δ over that of the best alternative: for any but the
+            // first of the list that is the first, so a poor mating never looks unambiguous
+            // for lack of a worse one after it (svalat: a mating last in its list, at twice
+            // the best one's Δ, read as the surest in the puzzle).
+            let next = list
+                .iter()
+                .enumerate()
+                .find(|(r, o)| *r != rank && self.shapes.chainlets[o.b].piece != j)
+                .map_or(self.table.delta_threshold, |(_, o)| o.delta);
+            let merit = m.delta / next.max(f64::MIN_POSITIVE);
+            let mutual = table[m.b]
+                .iter()
+                .find(|r| g.placed[self.shapes.chainlets[r.b].piece].is_some() || r.b == a)
+                .is_some_and(|r| r.b == a)
+                && list
+                    .iter()
+                    .find(|o| g.placed[self.shapes.chainlets[o.b].piece].is_none())
+                    .is_some_and(|o| o.b == m.b);
+            let p = pose * m.pose;
+            let centroid = self.shapes.pieces[j].centroid;
+            let existing = self.proposals[j].iter_mut().find(|q| {
+                let (d, ang) = pose_difference(&q.pose, &p, &centroid);
+                d < self.tol_pose && ang < ANGLE_TOLERANCE
+            });
+            match existing {
+                Some(q) if !q.supports.iter().any(|s| s.0 == a || s.1 == m.b) => {
+                    q.supports.push((a, m.b, m.delta));
+                    q.merit = q.merit.min(merit);
+                    q.shaped |= shaped;
+                    q.closes = None;
+                }
+                Some(_) => {}
+                None => self.proposals[j].push(Proposal {
+                    pose: p,
+                    supports: vec![(a, m.b, m.delta)],
+                    merit,
+                    mutual,
+                    shaped,
+                    closes: None,
+                }),
+            }
+        }
+    }
+
+    /// The proposal to try next: most junctions closed, then best merit, then beside `last`.
+    pub(super) fn best(&self, g: &Growth, last: usize) -> Option<(usize, Proposal)> {
+        let last_pose = g.placed[last].as_ref().map(|p| p.pose);
+        let near_last = |j: usize, pose: &Pose| {
+            last_pose.map_or(f64::INFINITY, |lp| {
+                (lp * self.shapes.pieces[last].centroid - pose * self.shapes.pieces[j].centroid)
+                    .norm()
+            })
+        };
+        let unit = self.table.delta_typical;
+        let mut best: Option<(usize, &Proposal, (u8, f64, f64))> = None;
+        for (j, list) in self.proposals.iter().enumerate() {
+            for q in list {
+                let Some(closes) = &q.closes else {
+                    continue;
+                };
+                if closes.is_empty() || (!q.shaped && closes.len() < 2) {
+                    continue;
+                }
+                let tier = match closes.len() {
+                    1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
+                    1 => 2,
+                    _ => 0,
+                };
+                let mean = closes.iter().map(|s| s.2).sum::<f64>() / closes.len() as f64;
+                let cost = (mean / unit) * q.merit.max(0.05);
+                let key = (tier, cost, near_last(j, &q.pose));
+                let better = match &best {
+                    None => true,
+                    Some((_, _, k)) => {
+                        key.0 < k.0
+                            || (key.0 == k.0 && (key.1 < k.1 || (key.1 == k.1 && key.2 < k.2)))
+                    }
+                };
+                if better {
+                    best = Some((j, q, key));
+                }
+            }
+        }
+        best.map(|(j, q, _)| (j, q.clone()))
+    }
+
+    /// Runs the closure test on every proposal not yet evaluated; drops those that fail.
+    /// Returns how many were dropped.
+    pub(super) fn refresh(&mut self, g: &Growth) -> usize {
+        let mut dropped = 0;
+        for j in 0..self.proposals.len() {
+            if self.proposals[j].iter().all(|q| q.closes.is_some()) {
+                continue;
+            }
+            let outcomes: Vec<Option<Closed>> = self.proposals[j]
+                .iter()
+                .map(|q| match &q.closes {
+                    Some(c) => Some(c.clone()),
+                    None => ClosureTest {
+                        shapes: self.shapes,
+                        table: self.table,
+                        tol_end: self.tol_end,
+                        pockets: self.pockets,
+                    }
+                    .run(&self.grid, g, j, &q.pose),
+                })
+                .collect();
+            let before = self.proposals[j].len();
+            let mut kept = Vec::with_capacity(before);
+            for (mut q, outcome) in self.proposals[j].drain(..).zip(outcomes) {
+                if let Some(c) = outcome {
+                    q.closes = Some(c);
+                    kept.push(q);
+                }
+            }
+            dropped += before - kept.len();
+            self.proposals[j] = kept;
+        }
+        dropped
+    }
+
+    /// Relaxes the cluster (see [`relax`]) and makes every proposal afresh from the poses it
+    /// leaves.
+    pub(super) fn relax(&mut self, g: &mut Growth) {
+        relax(self.shapes, g, &self.members, RELAX_SWEEPS);
+        self.rebuild_grid(g);
+        self.repropose(g);
+    }
+
+    pub(super) fn rebuild_grid(&mut self, g: &Growth) {
+        let mut grid = MemberGrid::new(self.grid.cell);
+        for &m in &self.members {
+            let pose = g.placed[m].as_ref().expect("member").pose;
+            grid.insert(m, &(pose * self.shapes.pieces[m].centroid));
+        }
+        self.grid = grid;
+    }
+
+    /// Proposals made afresh from every member's current pose (after relaxation).
+    pub(super) fn repropose(&mut self, g: &Growth) {
+        for list in &mut self.proposals {
+            list.clear();
+        }
+        for &m in &self.members.clone() {
+            self.propose_from(m, g);
+        }
+    }
+
+    /// A piece placed at `at` may change the closure of proposals around it.
+    pub(super) fn invalidate_near(&mut self, at: &P2) {
+        let reach = 2.5 * self.shapes.median_size;
+        for (j, list) in self.proposals.iter_mut().enumerate() {
+            let c = self.shapes.pieces[j].centroid;
+            for q in list.iter_mut() {
+                if (q.pose * c - at).norm() < reach {
+                    q.closes = None;
+                }
+            }
+        }
+    }
+}
