@@ -34,6 +34,8 @@ const MIN_SAMPLES: usize = 12;
 /// Another pose replaces the solver's only when its median colour difference is below this
 /// fraction of the solver's pose's: a pose that merely ties keeps the solver's choice.
 const CLEARLY_BETTER: f64 = 0.7;
+/// Passes over the placements.
+const ROUNDS: usize = 2;
 
 /// One pose of a piece: `placed = R(rotation)·M·p + translation`, `M` = x ↦ −x when mirrored.
 #[derive(Clone, Copy, Debug)]
@@ -84,10 +86,9 @@ pub fn settle_by_print(
     polygons: &[Vec<Pt>],
     solution: &Solution,
     tolerance_px: f64,
-    mut image: impl FnMut(&str) -> Option<RgbImage>,
+    image: impl FnMut(&str) -> Option<RgbImage>,
 ) -> Solution {
-    let mut out = solution.clone();
-    let paths: Vec<Option<String>> = out
+    let paths: Vec<Option<String>> = solution
         .placements
         .iter()
         .map(|p| {
@@ -96,6 +97,18 @@ pub fn settle_by_print(
                 .map(|piece| piece.image.clone())
         })
         .collect();
+    settle(&paths, polygons, solution, tolerance_px, image)
+}
+
+/// [`settle_by_print`] with `paths[k]`, the source image of placement k.
+fn settle(
+    paths: &[Option<String>],
+    polygons: &[Vec<Pt>],
+    solution: &Solution,
+    tolerance_px: f64,
+    mut image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Solution {
+    let mut out = solution.clone();
     let mut images: Vec<(String, Option<RgbImage>)> = Vec::new();
     for path in paths.iter().flatten() {
         if !images.iter().any(|(p, _)| p == path) {
@@ -106,7 +119,10 @@ pub fn settle_by_print(
         let path = paths[k].as_ref()?;
         images.iter().find(|(p, _)| p == path)?.1.as_ref()
     };
-    for k in 0..out.placements.len() {
+    // A second round: a piece judged against a neighbour that was itself turned wrongly
+    // gets another look once that one is right.
+    let count = out.placements.len();
+    for k in (0..ROUNDS).flat_map(|_| 0..count) {
         let Some(poly) = polygons.get(out.placements[k].piece) else {
             continue;
         };
@@ -269,3 +285,7 @@ fn colour(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
     }
     Some(sum.map(|v| v / 9.0))
 }
+
+#[cfg(test)]
+#[path = "photo_print_tests.rs"]
+mod tests;
