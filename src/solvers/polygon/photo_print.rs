@@ -55,7 +55,7 @@ impl Pose {
     }
 
     /// Target frame → the piece's source image.
-    fn to_image(&self, q: Pt) -> Pt {
+    fn in_image(&self, q: Pt) -> Pt {
         let (s, c) = self.rotation.to_radians().sin_cos();
         let d = sub(q, self.translation);
         let p = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
@@ -231,11 +231,11 @@ fn print_mismatch<'a>(
             else {
                 continue;
             };
-            let (Some(theirs), Some(c_in)) = (image_of(j), colour(own, pose.to_image(inner)))
+            let (Some(theirs), Some(c_in)) = (image_of(j), colour(own, pose.in_image(inner)))
             else {
                 continue;
             };
-            if let Some(c_out) = colour(theirs, Pose::of(&placements[j]).to_image(outer)) {
+            if let Some(c_out) = colour(theirs, Pose::of(&placements[j]).in_image(outer)) {
                 diffs.push(
                     (0..3)
                         .map(|c| (c_in[c] - c_out[c]).powi(2))
