@@ -10,9 +10,9 @@ use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
     calibrate_edges, photo_assembly, photo_options, photo_pieces_on_images, photo_puzzle,
-    scale_target, straighten, MAX_EDGE_BIAS_PX,
+    scale_target, settle_by_print, straighten, MAX_EDGE_BIAS_PX,
 };
-use crate::solvers::polygon::{parse_puzzle, render, solve, target_area};
+use crate::solvers::polygon::{parse_puzzle, puzzle_scale, render, solve, target_area};
 use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
 use anyhow::{anyhow, bail, Context};
 use std::path::Path;
@@ -63,7 +63,14 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             target_path.display()
         )
     })?;
-    let solution = report.solutions.first();
+    // Poses the outlines cannot tell apart (a symmetric piece) are decided by the print.
+    let tolerance_px = options.tolerance * puzzle_scale(&puzzle);
+    let settled = report.solutions.first().map(|s| {
+        settle_by_print(&set, &pieces.ids, &pieces.polygons, s, tolerance_px, |p| {
+            load_image(Path::new(p), &opts.limits).ok()
+        })
+    });
+    let solution = settled.as_ref();
     let assembly = solution.map(|s| photo_assembly(&set, &pieces, s));
     if let (Some(dir), Some(sol), Some(asm)) = (&front.output, solution, &assembly) {
         write_json_atomic(&dir.join("assembly.json"), asm)?;

@@ -455,6 +455,10 @@ pub fn photo_assembly(set: &PieceSet, pieces: &PhotoPieces, solution: &Solution)
 #[path = "photo_support.rs"]
 mod support;
 
+#[path = "photo_print.rs"]
+mod print;
+pub use print::settle_by_print;
+
 #[cfg(test)]
 #[path = "photo_tests.rs"]
 mod tests;

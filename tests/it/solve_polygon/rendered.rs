@@ -111,10 +111,13 @@ fn rendered_scans_solve_end_to_end() {
 /// and 12:1, 14:10 (light paper) and 12:13, 14:18 (beyond the seeds the fix was made on),
 /// where the edge snap lost a stretch of an outline (a 10 px side whose points the shadow-bent
 /// mask searched along; a corner's pale tip) until the gap was also bridged and the image
-/// chose between the two fits (`photo::straighten_on_image`).
+/// chose between the two fits (`photo::straighten_on_image`); and 12:17, whose
+/// near-parallelogram (0.36 px from its own 180° turn) was placed upside down until the
+/// print across its cuts chose between the poses its outline allows (`photo::settle_by_print`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (12, 17),
         (12, 1),
         (14, 10),
         (12, 13),

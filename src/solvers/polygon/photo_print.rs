@@ -1,0 +1,291 @@
+//! Poses that the outlines cannot tell apart, decided by the print across the cuts.
+//!
+//! Why: the solver knows the pieces only as polygons, so a piece whose outline maps onto
+//! itself under a turn or a flip, within the measuring noise, fits its hole in every one of
+//! those poses alike: a near-parallelogram (two cuts almost parallel, which a dissection
+//! makes often) fits turned by 180° as well as it fits the right way. Which pose the search
+//! keeps is then decided by noise of a few tenths of a pixel (12-piece photo seed 17: a
+//! quadrilateral whose 180° turn lies 0.36 px from itself, placed upside down). The
+//! photograph does tell: the picture printed on the puzzle runs on across every cut, so in
+//! the right pose the colours just inside the piece's sides match the colours just inside
+//! its neighbours', and in a wrong one they do not.
+//!
+//! So every placement is given each pose that puts its polygon onto its placed outline
+//! within the solver's length tolerance (a self-symmetry of the outline, turned or flipped),
+//! and keeps the one whose print continues best into its neighbours' (median colour
+//! difference across its shared sides), if clearly better than the solver's.
+
+use crate::piece_set::PieceSet;
+use crate::solvers::polygon::geometry::{add, dist, dist_to_segment, signed_area, sub, Pt};
+use crate::solvers::polygon::symmetry::mirror_pt;
+use crate::solvers::polygon::{assign::fit_pose, Placement, Solution};
+use image::RgbImage;
+
+/// How far inside each piece its colour is read on either side of a shared side, pixels:
+/// beyond the blurred cut and its rim (about 2 px on a phone photo) and the straightened
+/// side's own offset from the cut.
+const DEPTH_PX: f64 = 4.0;
+/// Samples along a side are this far apart, pixels …
+const STEP_PX: f64 = 1.5;
+/// … and this far from its ends at least: the colours at a corner belong to a third piece.
+const CORNER_PX: f64 = 6.0;
+/// A pose's print is judged on at least this many samples (shared sides long enough).
+const MIN_SAMPLES: usize = 12;
+/// Another pose replaces the solver's only when its median colour difference is below this
+/// fraction of the solver's pose's: a pose that merely ties keeps the solver's choice.
+const CLEARLY_BETTER: f64 = 0.7;
+/// Passes over the placements.
+const ROUNDS: usize = 2;
+
+/// One pose of a piece: `placed = R(rotation)·M·p + translation`, `M` = x ↦ −x when mirrored.
+#[derive(Clone, Copy, Debug)]
+struct Pose {
+    mirror: bool,
+    rotation: f64,
+    translation: Pt,
+}
+
+impl Pose {
+    fn of(p: &Placement) -> Pose {
+        Pose {
+            mirror: p.mirror,
+            rotation: p.rotation,
+            translation: p.translation,
+        }
+    }
+
+    /// Target frame → the piece's source image.
+    fn in_image(&self, q: Pt) -> Pt {
+        let (s, c) = self.rotation.to_radians().sin_cos();
+        let d = sub(q, self.translation);
+        let p = [c * d[0] + s * d[1], -s * d[0] + c * d[1]];
+        if self.mirror {
+            mirror_pt(p)
+        } else {
+            p
+        }
+    }
+
+    /// Source image → the target frame.
+    fn place(&self, p: Pt) -> Pt {
+        let m = if self.mirror { mirror_pt(p) } else { p };
+        let (s, c) = self.rotation.to_radians().sin_cos();
+        add([c * m[0] - s * m[1], s * m[0] + c * m[1]], self.translation)
+    }
+}
+
+/// `solution` with every placement whose outline admits other poses (within `tolerance_px`)
+/// put in the pose whose print continues best into its neighbours' ([`module docs`](self)).
+/// `polygons[k]` is piece k's straightened polygon (source-image pixels, as the solver got
+/// it), `set` gives its source image, which `image(path)` reads (`None`: that piece keeps
+/// its pose). Placements without a symmetric pose, or without neighbours to compare with,
+/// are left as they are.
+pub fn settle_by_print(
+    set: &PieceSet,
+    ids: &[u32],
+    polygons: &[Vec<Pt>],
+    solution: &Solution,
+    tolerance_px: f64,
+    image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Solution {
+    let paths: Vec<Option<String>> = solution
+        .placements
+        .iter()
+        .map(|p| {
+            ids.get(p.piece)
+                .and_then(|&id| set.piece(id))
+                .map(|piece| piece.image.clone())
+        })
+        .collect();
+    settle(&paths, polygons, solution, tolerance_px, image)
+}
+
+/// [`settle_by_print`] with `paths[k]`, the source image of placement k.
+fn settle(
+    paths: &[Option<String>],
+    polygons: &[Vec<Pt>],
+    solution: &Solution,
+    tolerance_px: f64,
+    mut image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Solution {
+    let mut out = solution.clone();
+    let mut images: Vec<(String, Option<RgbImage>)> = Vec::new();
+    for path in paths.iter().flatten() {
+        if !images.iter().any(|(p, _)| p == path) {
+            images.push((path.clone(), image(path)));
+        }
+    }
+    let image_of = |k: usize| -> Option<&RgbImage> {
+        let path = paths[k].as_ref()?;
+        images.iter().find(|(p, _)| p == path)?.1.as_ref()
+    };
+    // A second round: a piece judged against a neighbour that was itself turned wrongly
+    // gets another look once that one is right.
+    let count = out.placements.len();
+    for k in (0..ROUNDS).flat_map(|_| 0..count) {
+        let Some(poly) = polygons.get(out.placements[k].piece) else {
+            continue;
+        };
+        let poses = symmetric_poses(poly, &out.placements[k], tolerance_px);
+        if poses.len() < 2 {
+            continue;
+        }
+        let scores: Vec<Option<f64>> = poses
+            .iter()
+            .map(|pose| print_mismatch(k, pose, poly, &out.placements, &image_of))
+            .collect();
+        let Some(current) = scores[0] else { continue };
+        let best = (1..poses.len())
+            .filter_map(|i| scores[i].map(|s| (i, s)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((i, s)) = best {
+            if s < CLEARLY_BETTER * current {
+                let pose = poses[i];
+                let pl = &mut out.placements[k];
+                pl.mirror = pose.mirror;
+                pl.rotation = pose.rotation;
+                pl.translation = pose.translation;
+                pl.vertices = poly.iter().map(|&p| pose.place(p)).collect();
+            }
+        }
+    }
+    out
+}
+
+/// The placement's own pose first, then every other pose (turned, or turned over) that
+/// puts `poly`'s vertices onto the placed ones, renumbered, within `tolerance_px`.
+fn symmetric_poses(poly: &[Pt], placement: &Placement, tolerance_px: f64) -> Vec<Pose> {
+    let n = poly.len();
+    let placed = &placement.vertices;
+    let mut out = vec![Pose::of(placement)];
+    if placed.len() != n || n < 3 {
+        return out;
+    }
+    for mirror in [false, true] {
+        let from: Vec<Pt> = poly
+            .iter()
+            .map(|&p| if mirror { mirror_pt(p) } else { p })
+            .collect();
+        for reversed in [false, true] {
+            for shift in 0..n {
+                if mirror == placement.mirror && !reversed && shift == 0 {
+                    continue;
+                }
+                let to: Vec<Pt> = (0..n)
+                    .map(|j| {
+                        let i = if reversed { shift + n - j } else { shift + j };
+                        placed[i % n]
+                    })
+                    .collect();
+                let fit = fit_pose(&from, &to);
+                let worst = from
+                    .iter()
+                    .zip(&to)
+                    .map(|(&a, &b)| dist(fit.apply(a), b))
+                    .fold(0.0, f64::max);
+                if worst <= tolerance_px {
+                    out.push(Pose {
+                        mirror,
+                        rotation: fit.theta.to_degrees(),
+                        translation: fit.t,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The median colour difference between the print just inside placement `k` (put in
+/// `pose`) and just inside the placements across its sides; `None` with too few samples or
+/// no image.
+fn print_mismatch<'a>(
+    k: usize,
+    pose: &Pose,
+    poly: &[Pt],
+    placements: &[Placement],
+    image_of: &impl Fn(usize) -> Option<&'a RgbImage>,
+) -> Option<f64> {
+    let own = image_of(k)?;
+    let placed: Vec<Pt> = poly.iter().map(|&p| pose.place(p)).collect();
+    let orientation = signed_area(&placed).signum();
+    let mut diffs = Vec::new();
+    let n = placed.len();
+    for i in 0..n {
+        let (a, b) = (placed[i], placed[(i + 1) % n]);
+        let len = dist(a, b);
+        if len <= 2.0 * CORNER_PX {
+            continue;
+        }
+        let d = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+        // Positive signed area: the interior lies on the left of a→b.
+        let inward = [-d[1] * orientation, d[0] * orientation];
+        let mut t = CORNER_PX;
+        while t <= len - CORNER_PX {
+            let s = add(a, [d[0] * t, d[1] * t]);
+            let inner = add(s, [inward[0] * DEPTH_PX, inward[1] * DEPTH_PX]);
+            let outer = sub(s, [inward[0] * DEPTH_PX, inward[1] * DEPTH_PX]);
+            t += STEP_PX;
+            let Some(j) = (0..placements.len())
+                .find(|&j| j != k && deep_inside(outer, &placements[j].vertices, DEPTH_PX / 2.0))
+            else {
+                continue;
+            };
+            let (Some(theirs), Some(c_in)) = (image_of(j), colour(own, pose.in_image(inner)))
+            else {
+                continue;
+            };
+            if let Some(c_out) = colour(theirs, Pose::of(&placements[j]).in_image(outer)) {
+                diffs.push(
+                    (0..3)
+                        .map(|c| (c_in[c] - c_out[c]).powi(2))
+                        .sum::<f64>()
+                        .sqrt(),
+                );
+            }
+        }
+    }
+    if diffs.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mid = diffs.len() / 2;
+    Some(*diffs.select_nth_unstable_by(mid, f64::total_cmp).1)
+}
+
+/// Whether `p` lies inside `poly` at least `margin` from its boundary.
+fn deep_inside(p: Pt, poly: &[Pt], margin: f64) -> bool {
+    let n = poly.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + 1) % n]);
+        if (a[1] > p[1]) != (b[1] > p[1])
+            && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
+        {
+            inside = !inside;
+        }
+    }
+    inside && (0..n).all(|i| dist_to_segment(p, poly[i], poly[(i + 1) % n]) >= margin)
+}
+
+/// The mean colour of the 3 × 3 pixels around `p` (pixel centres at +0.5): JPEG noise
+/// averaged out; `None` outside the image.
+fn colour(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
+    let (x, y) = (p[0].floor(), p[1].floor());
+    if x < 1.0 || y < 1.0 || x + 1.0 >= f64::from(img.width()) || y + 1.0 >= f64::from(img.height())
+    {
+        return None;
+    }
+    let (x, y) = (x as u32, y as u32);
+    let mut sum = [0.0; 3];
+    for dy in 0..3 {
+        for dx in 0..3 {
+            let px = img.get_pixel(x + dx - 1, y + dy - 1).0;
+            (0..3).for_each(|c| sum[c] += f64::from(px[c]));
+        }
+    }
+    Some(sum.map(|v| v / 9.0))
+}
+
+#[cfg(test)]
+#[path = "photo_print_tests.rs"]
+mod tests;

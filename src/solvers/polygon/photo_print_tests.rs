@@ -1,0 +1,94 @@
+use super::*;
+
+/// The print of the test scene: every pixel's colour says where it is.
+fn print(x: f64, y: f64) -> image::Rgb<u8> {
+    image::Rgb([(2.0 * x) as u8, (4.0 * y) as u8, 128])
+}
+
+/// A placement of `poly` by `place` (its pose `mirror`, `rotation` degrees, `translation`).
+fn placed(piece: usize, poly: &[Pt], mirror: bool, rotation: f64, translation: Pt) -> Placement {
+    let pose = Pose {
+        mirror,
+        rotation,
+        translation,
+    };
+    Placement {
+        piece,
+        mirror,
+        vertices: poly.iter().map(|&p| pose.place(p)).collect(),
+        rotation,
+        translation,
+    }
+}
+
+fn scalene() -> Vec<Pt> {
+    vec![[10.0, 15.0], [50.0, 10.0], [50.0, 40.0], [5.0, 40.0]]
+}
+
+fn rectangle() -> Vec<Pt> {
+    vec![[50.0, 10.0], [90.0, 10.0], [90.0, 40.0], [50.0, 40.0]]
+}
+
+#[test]
+fn symmetric_outlines_have_their_other_poses_and_others_none() {
+    let id = |poly: &[Pt]| placed(0, poly, false, 0.0, [0.0, 0.0]);
+    assert_eq!(symmetric_poses(&scalene(), &id(&scalene()), 1.0).len(), 1);
+    // A rectangle: turned by 180° and turned over either way.
+    assert_eq!(
+        symmetric_poses(&rectangle(), &id(&rectangle()), 1.0).len(),
+        4
+    );
+    // A parallelogram only by 180°; a near one (0.4 px off) within the tolerance too.
+    let para = vec![[0.0, 0.0], [40.0, 0.0], [50.0, 20.0], [10.4, 20.0]];
+    let poses = symmetric_poses(&para, &id(&para), 1.0);
+    assert_eq!(poses.len(), 2, "{poses:?}");
+    assert!(!poses[1].mirror && (poses[1].rotation.abs() - 180.0).abs() < 1.0);
+    assert_eq!(symmetric_poses(&para, &id(&para), 0.1).len(), 1);
+}
+
+#[test]
+fn a_symmetric_piece_placed_upside_down_is_turned_by_its_print() {
+    // Both pieces photographed where they belong (source image = target frame); the
+    // solver put the rectangle in right but turned by 180° about its centre (70, 25).
+    let img = RgbImage::from_fn(120, 60, |x, y| {
+        print(f64::from(x) + 0.5, f64::from(y) + 0.5)
+    });
+    let polygons = vec![scalene(), rectangle()];
+    let solution = Solution {
+        placements: vec![
+            placed(0, &scalene(), false, 0.0, [0.0, 0.0]),
+            placed(1, &rectangle(), false, 180.0, [140.0, 50.0]),
+        ],
+    };
+    let paths = vec![Some("photo".to_string()); 2];
+    let settled = settle(&paths, &polygons, &solution, 1.0, |_| Some(img.clone()));
+    assert_eq!(settled.placements[0], solution.placements[0]);
+    let turned = &settled.placements[1];
+    assert!(!turned.mirror, "{turned:?}");
+    for (v, p) in turned.vertices.iter().zip(rectangle()) {
+        assert!(dist(*v, p) < 1e-6, "{turned:?}");
+    }
+    // Without the photograph nothing changes.
+    assert_eq!(
+        settle(&paths, &polygons, &solution, 1.0, |_| None),
+        solution
+    );
+}
+
+#[test]
+fn a_right_pose_is_kept() {
+    let img = RgbImage::from_fn(120, 60, |x, y| {
+        print(f64::from(x) + 0.5, f64::from(y) + 0.5)
+    });
+    let solution = Solution {
+        placements: vec![
+            placed(0, &scalene(), false, 0.0, [0.0, 0.0]),
+            placed(1, &rectangle(), false, 0.0, [0.0, 0.0]),
+        ],
+    };
+    let paths = vec![Some("photo".to_string()); 2];
+    let settled = settle(&paths, &[scalene(), rectangle()], &solution, 1.0, |_| {
+        Some(img.clone())
+    });
+    assert_eq!(settled, solution);
+}
