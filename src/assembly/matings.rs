@@ -140,7 +140,7 @@ fn coarse_of(shapes: &Shapes, candidates: &[Vec<Candidate>], a: usize) -> Vec<(u
 
 /// The acceptable matings of chainlet `a` (before the Δ threshold), best first: the coarse
 /// matches with the best colour-weighted Δ refined and checked for overlap.
-fn refined_of(
+pub(super) fn refined_of(
     shapes: &Shapes,
     a: usize,
     coarse: &[(usize, f64)],

@@ -150,6 +150,26 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
 }
 
 #[cfg(test)]
+impl ChainletShape {
+    /// Chainlet `k` (from 0) of piece `piece`, labelled `piece+1.k+1`, with no outline: for
+    /// tests of the bookkeeping over pieces and their chainlets.
+    pub fn bare(piece: usize, k: usize, length: f64, straight: bool) -> Self {
+        ChainletShape {
+            piece,
+            label: format!("{}.{}", piece + 1, k + 1),
+            start: 0,
+            end: 0,
+            points: Vec::new(),
+            dense: Vec::new(),
+            samples: Vec::new(),
+            length,
+            features: Default::default(),
+            straight,
+        }
+    }
+}
+
+#[cfg(test)]
 impl PieceShape {
     /// A piece of size 100 with no outline, at the origin: for tests of the bookkeeping over
     /// pieces and their chainlets.

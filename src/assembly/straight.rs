@@ -18,9 +18,9 @@
 //! They are made only where the puzzle has interior straight sides: where several pieces
 //! have three or more straight chainlets (a four-sided piece has at most two border sides).
 
-use super::compare::{compare_coarse, compare_refined, overlaps};
+use super::compare::compare_coarse;
 use super::edge_colour::SeamColours;
-use super::matings::Mating;
+use super::matings::{refined_of, Mating};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -30,15 +30,11 @@ const INTERIOR_STRAIGHT: usize = 3;
 const MIN_PIECES: usize = 2;
 const MIN_FRACTION: f64 = 0.05;
 /// Mates differ in arc length by critical points found a little apart: candidates are those
-/// within this fraction of the longer one's length.
-const LENGTH_TOLERANCE: f64 = 0.15;
-/// Coarse matches refined per chainlet (best colour-weighted Δ first), and kept. Neither this
-/// nor the length window is critical: 3 or 12 here, 0.08 or 0.25 there, gave the same
+/// within this fraction of the longer one's length. They are refined and checked for overlap
+/// as shaped matings are ([`super::matings::refined_of`]). Neither this window nor the number
+/// refined is critical: 0.08 or 0.25 here, 3 or 12 refined instead of 6, gave the same
 /// irregular 20 and 100 scan results.
-const REFINE_LIMIT: usize = 6;
-/// Overlap tolerance as a fraction of the median piece size (as for shaped matings).
-const OVERLAP_FRACTION: f64 = 0.04;
-
+const LENGTH_TOLERANCE: f64 = 0.15;
 /// Whether `shapes` has interior straight sides (an irregular cut).
 pub fn has_interior_straight_sides(shapes: &Shapes) -> bool {
     let many = shapes
@@ -77,7 +73,6 @@ pub fn straight_matings(
         .iter()
         .map(|&i| shapes.chainlets[i].length)
         .collect();
-    let tol = OVERLAP_FRACTION * shapes.median_size;
     (0..n)
         .into_par_iter()
         .map(|a| {
@@ -87,34 +82,14 @@ pub fn straight_matings(
             }
             let lo = lengths.partition_point(|&l| l < ca.length * (1.0 - LENGTH_TOLERANCE));
             let hi = lengths.partition_point(|&l| l <= ca.length / (1.0 - LENGTH_TOLERANCE));
-            let mut coarse: Vec<(usize, f64)> = by_length[lo..hi]
+            let coarse: Vec<(usize, f64)> = by_length[lo..hi]
                 .iter()
                 .copied()
                 .filter(|&b| shapes.chainlets[b].piece != ca.piece)
-                .map(|b| {
-                    let d = compare_coarse(ca, &shapes.chainlets[b]).delta;
-                    (b, d * colours.factor(a, b))
-                })
+                .map(|b| (b, compare_coarse(ca, &shapes.chainlets[b]).delta))
                 .collect();
-            coarse.sort_by(|x, y| x.1.total_cmp(&y.1));
-            coarse.truncate(REFINE_LIMIT);
-            let mut out: Vec<Mating> = coarse
-                .iter()
-                .filter_map(|&(b, _)| {
-                    let cb = &shapes.chainlets[b];
-                    let cmp = compare_refined(ca, cb);
-                    let (pa, pb) = (&shapes.pieces[ca.piece], &shapes.pieces[cb.piece]);
-                    let delta = cmp.delta * colours.factor_at((a, ca), (b, cb), &cmp.pose);
-                    (delta <= delta_threshold && !overlaps(pa, pb, &cmp.pose, tol)).then_some(
-                        Mating {
-                            b,
-                            delta,
-                            pose: cmp.pose,
-                        },
-                    )
-                })
-                .collect();
-            out.sort_by(|x, y| x.delta.total_cmp(&y.delta));
+            let mut out = refined_of(shapes, a, &coarse, colours);
+            out.retain(|m| m.delta <= delta_threshold);
             out
         })
         .collect()
@@ -133,18 +108,7 @@ mod tests {
             s.pieces
                 .push(PieceShape::bare(p as u32 + 1, String::new(), ids));
             for c in 0..4 {
-                s.chainlets.push(ChainletShape {
-                    piece: p,
-                    label: format!("{}.{}", p + 1, c + 1),
-                    start: 0,
-                    end: 0,
-                    points: Vec::new(),
-                    dense: Vec::new(),
-                    samples: Vec::new(),
-                    length: 100.0,
-                    features: Default::default(),
-                    straight: c < k,
-                });
+                s.chainlets.push(ChainletShape::bare(p, c, 100.0, c < k));
             }
         }
         s

@@ -151,18 +151,7 @@ mod tests {
                 vec![3 * p, 3 * p + 1, 3 * p + 2],
             ));
             for k in 0..3 {
-                s.chainlets.push(ChainletShape {
-                    piece: p,
-                    label: format!("{}.{}", p + 1, k + 1),
-                    start: 0,
-                    end: 0,
-                    points: Vec::new(),
-                    dense: Vec::new(),
-                    samples: Vec::new(),
-                    length: 0.0,
-                    features: Default::default(),
-                    straight: false,
-                });
+                s.chainlets.push(ChainletShape::bare(p, k, 0.0, false));
             }
         }
         s

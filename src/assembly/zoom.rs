@@ -202,16 +202,8 @@ mod tests {
                 let seam = 80.0 + (c.min(partner[c]) % 7) as f64 * 6.0;
                 let chord = seam * zoom * (1.0 + jitter());
                 shapes.chainlets.push(ChainletShape {
-                    piece: i,
-                    label: format!("{}.{}", i + 1, k + 1),
-                    start: 0,
-                    end: 0,
                     points: vec![P2::origin(), P2::new(chord, 0.0)],
-                    dense: Vec::new(),
-                    samples: Vec::new(),
-                    length: chord,
-                    features: Default::default(),
-                    straight: false,
+                    ..ChainletShape::bare(i, k, chord, false)
                 });
             }
         }

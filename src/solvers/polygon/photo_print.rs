@@ -255,16 +255,8 @@ fn print_mismatch<'a>(
 /// Whether `p` lies inside `poly` at least `margin` from its boundary.
 fn deep_inside(p: Pt, poly: &[Pt], margin: f64) -> bool {
     let n = poly.len();
-    let mut inside = false;
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a[1] > p[1]) != (b[1] > p[1])
-            && p[0] < a[0] + (p[1] - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
-        {
-            inside = !inside;
-        }
-    }
-    inside && (0..n).all(|i| dist_to_segment(p, poly[i], poly[(i + 1) % n]) >= margin)
+    crate::plane::contains(poly, p)
+        && (0..n).all(|i| dist_to_segment(p, poly[i], poly[(i + 1) % n]) >= margin)
 }
 
 /// The mean colour of the 3 × 3 pixels around `p` (pixel centres at +0.5): JPEG noise
