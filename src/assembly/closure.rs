@@ -75,7 +75,7 @@ const SURROUNDED_GOOD_SEAMS: usize = 2;
 const POCKET_OPEN_SEAMS: usize = 2;
 const POCKET_FACTOR: f64 = 4.0;
 /// … or every seam within this many times the limit, table or not.
-const POCKET_NEAR: f64 = 2.0;
+pub(super) const POCKET_NEAR: f64 = 2.0;
 /// In a pocket, a neighbour the mating table pairs with the piece may be overlapped this deep
 /// (fraction of the median piece size): it is the neighbour that the distortion displaced, and
 /// the relaxation after growth moves it back.
@@ -83,6 +83,14 @@ const POCKET_OVERLAP_FRACTION: f64 = 0.2;
 
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
+
+/// The pairs a piece lies along, measured: within the closure limit or not.
+pub struct Seams {
+    pub good: Closed,
+    pub open: Closed,
+    /// Whether it overlaps a neighbour only as deep as a damaged side bulges (pockets only).
+    pub bulging: bool,
+}
 
 pub struct ClosureTest<'a> {
     pub shapes: &'a Shapes,
@@ -103,9 +111,11 @@ impl ClosureTest<'_> {
             return None;
         }
         let fitted = (pairs.len() >= 2).then(|| joint_fit(self.shapes, g, &pairs, pose));
+        let trimmed = fitted.and_then(|f| self.trimmed_fit(g, &pairs, &f));
         fitted
             .iter()
             .chain(std::iter::once(pose))
+            .chain(trimmed.iter())
             .find_map(|at| self.check_at(&near, &pairs, g, piece, at))
     }
 
@@ -180,6 +190,47 @@ impl ClosureTest<'_> {
         piece: usize,
         pose: &Pose,
     ) -> Option<Closed> {
+        let Seams {
+            good,
+            open,
+            bulging,
+        } = self.measure(near, pairs, g, piece, pose)?;
+        if bulging {
+            return self
+                .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
+                .then_some(good);
+        }
+        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
+        if open.is_empty() || tolerated {
+            return Some(good);
+        }
+        self.pocket_fills(good, open, self.limit())
+    }
+
+    /// The seams of `piece` held at `pose`, split at the limit, with no verdict on the open
+    /// ones: `None` only if it overlaps a member. Used where the evidence of many pieces is
+    /// weighed together (a whole cluster moved onto another, see `merge`).
+    pub fn seams_at(
+        &self,
+        grid: &MemberGrid,
+        g: &Growth,
+        piece: usize,
+        pose: &Pose,
+    ) -> Option<Seams> {
+        let near = self.near(grid, g, piece, pose);
+        let pairs = self.lying_along(&near, g, piece, pose);
+        self.measure(&near, &pairs, g, piece, pose)
+    }
+
+    /// The intersection test, then Δ of every pair lying along each other.
+    fn measure(
+        &self,
+        near: &[(usize, Pose)],
+        pairs: &Closed,
+        g: &Growth,
+        piece: usize,
+        pose: &Pose,
+    ) -> Option<Seams> {
         let shape = &self.shapes.pieces[piece];
         let tol = OVERLAP_FRACTION * self.shapes.median_size;
         let pocket_tol = POCKET_OVERLAP_FRACTION * self.shapes.median_size;
@@ -203,32 +254,52 @@ impl ClosureTest<'_> {
         // 97.1 % against 98.5 %; irregular 20, seeds 1–6: 61.7 % against 56.0 %).
         let measured: Closed = pairs
             .iter()
-            .map(|&(a, b, _)| {
-                let q = g.placed[self.shapes.chainlets[a].piece]
-                    .as_ref()
-                    .expect("member")
-                    .pose;
-                let (ca, cb) = (&self.shapes.chainlets[a], &self.shapes.chainlets[b]);
-                let at = q.inverse() * pose;
-                let colour = self.table.colours.factor_at((a, ca), (b, cb), &at);
-                (a, b, delta_at(ca, cb, &at, CLOSURE_SLIDE) * colour)
-            })
+            .map(|&(a, b, _)| (a, b, self.seam_delta(g, a, b, pose)))
             .collect();
-        let (good, open): (Closed, Closed) = measured.into_iter().partition(|m| m.2 <= limit);
-        if bulging {
-            return self
-                .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
-                .then_some(good);
+        let (good, open) = measured.into_iter().partition(|m| m.2 <= limit);
+        Some(Seams {
+            good,
+            open,
+            bulging,
+        })
+    }
+
+    /// Δ of the seam between cluster chainlet `a` and chainlet `b` of a piece at `pose`.
+    fn seam_delta(&self, g: &Growth, a: usize, b: usize, pose: &Pose) -> f64 {
+        let q = g.placed[self.shapes.chainlets[a].piece]
+            .as_ref()
+            .expect("member")
+            .pose;
+        let (ca, cb) = (&self.shapes.chainlets[a], &self.shapes.chainlets[b]);
+        let at = q.inverse() * pose;
+        let colour = self.table.colours.factor_at((a, ca), (b, cb), &at);
+        delta_at(ca, cb, &at, CLOSURE_SLIDE) * colour
+    }
+
+    /// In a pocket, the pose fitted to every seam but the worst at `fitted`: one side the
+    /// front end damaged gapes by many times the limit and drags a joint fit off the sides
+    /// that do match, so none of them closes.
+    fn trimmed_fit(&self, g: &Growth, pairs: &Closed, fitted: &Pose) -> Option<Pose> {
+        if !self.pockets || pairs.len() < POCKET_SEAMS {
+            return None;
         }
-        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
-        if open.is_empty() || tolerated {
-            return Some(good);
+        let deltas: Vec<f64> = pairs
+            .iter()
+            .map(|&(a, b, _)| self.seam_delta(g, a, b, fitted))
+            .collect();
+        let worst = (0..pairs.len()).max_by(|&i, &j| deltas[i].total_cmp(&deltas[j]))?;
+        if deltas[worst] <= self.limit() {
+            return None;
         }
-        self.pocket_fills(good, open, limit)
+        let rest: Closed = (0..pairs.len())
+            .filter(|&i| i != worst)
+            .map(|i| pairs[i])
+            .collect();
+        Some(joint_fit(self.shapes, g, &rest, fitted))
     }
 
     /// Δ within which chainlets lying along each other close.
-    fn limit(&self) -> f64 {
+    pub(super) fn limit(&self) -> f64 {
         let noise = CLOSURE_FACTOR * self.table.delta_typical;
         let tilt = if self.shapes.zoom_corrected {
             (TILT_FRACTION * self.shapes.median_size).powi(2) * SAMPLES as f64
@@ -271,6 +342,15 @@ impl ClosureTest<'_> {
                     && open.iter().all(confirmed)));
         if fills {
             return Some(good.into_iter().chain(open).collect());
+        }
+        // Surrounded, one side damaged: every other seam near, as a pocket's would be.
+        let (close, far): (Closed, Closed) = open.iter().partition(|s| near(s));
+        if self.pockets
+            && good.len() + open.len() >= SURROUNDED_SEAMS
+            && !good.is_empty()
+            && far.len() <= 1
+        {
+            return Some(good.into_iter().chain(close).collect());
         }
         self.surrounded(&good, &open, SURROUNDED_GOOD_SEAMS)
             .then_some(good)

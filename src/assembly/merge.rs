@@ -5,7 +5,7 @@
 //! more agreeing matings, and no overlap or gap anywhere along the new seam, merge them.
 //! Clusters of different puzzles (mixed sets) yield only scattered, disagreeing matings.
 
-use super::closure::{Closed, ClosureTest};
+use super::closure::{Closed, ClosureTest, POCKET_NEAR};
 use super::geometry::{fit_rigid, pose_difference, Pose};
 use super::grow::{Growth, ANGLE_TOLERANCE, POSE_FRACTION};
 use super::matings::MatingTable;
@@ -15,6 +15,13 @@ use super::shapes::Shapes;
 
 /// Agreeing matings needed before a merge is tried.
 const MIN_SUPPORT: usize = 2;
+/// Where the piece-by-piece test refuses a merge, the clusters' seams are weighed together:
+/// up to this share of them may stay open if the rest close and nothing overlaps. Growth
+/// stops at a piece whose outline the front end damaged (a white knob on white paper cut
+/// short), and the clusters that grew on either side then meet along it: each such piece has
+/// one good seam and one that gaps, which the per-piece rule (two good beside one open)
+/// refuses, though the motion agrees with seams all along the boundary.
+const MAX_DAMAGED_SHARE: f64 = 0.5;
 
 /// One motion of cluster `from` onto cluster `onto`, with the matings that imply it.
 struct Motion {
@@ -122,10 +129,26 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
     // motion is fitted to every seam the two clusters would close, and tested again.
     let mut motion = m.pose;
     let mut seams = seams_at(&test, &grid, g, &from, &motion);
+    let refit = refit_motion(shapes, &test, &grid, g, &from, &m.pose, false);
     if seams.is_none() {
-        if let Some(refit) = refit_motion(shapes, &test, &grid, g, &from, &motion) {
+        if let Some(refit) = refit {
             motion = refit;
             seams = seams_at(&test, &grid, g, &from, &motion);
+        }
+    }
+    if seams.is_none() {
+        // Weighed as a whole (see [`MAX_DAMAGED_SHARE`]), at the better of the two motions.
+        let whole =
+            |motion: Pose| Some((motion, damaged_seams_at(&test, &grid, g, &from, &motion)?));
+        let tabled = refit_motion(shapes, &test, &grid, g, &from, &m.pose, true);
+        let best = [Some(m.pose), refit, tabled]
+            .into_iter()
+            .flatten()
+            .filter_map(whole)
+            .max_by_key(|(_, s)| s.len());
+        if let Some((at, good)) = best {
+            motion = at;
+            seams = Some(good);
         }
     }
     let Some(seams) = seams else {
@@ -179,8 +202,35 @@ fn seams_at(
     Some(seams)
 }
 
+/// The good seams closed when every piece of `from` is moved by `motion`, weighing the
+/// clusters' seams together rather than piece by piece: `None` on any overlap, or unless at
+/// least [`MIN_SUPPORT`] seams close and the open ones are at most [`MAX_DAMAGED_SHARE`] of
+/// them. The open seams stay unmated.
+fn damaged_seams_at(
+    test: &ClosureTest,
+    grid: &MemberGrid,
+    g: &Growth,
+    from: &[usize],
+    motion: &Pose,
+) -> Option<Closed> {
+    let (mut good, mut open) = (Vec::new(), 0);
+    let near = POCKET_NEAR * test.limit();
+    for &i in from {
+        let pose = motion * g.placed[i].as_ref().expect("member").pose;
+        let seams = test.seams_at(grid, g, i, &pose)?;
+        let (near, far): (Closed, Closed) = seams.open.into_iter().partition(|s| s.2 <= near);
+        good.extend(seams.good);
+        good.extend(near);
+        open += far.len();
+    }
+    let allowed = (MAX_DAMAGED_SHARE * (good.len() + open) as f64).floor() as usize;
+    (good.len() >= MIN_SUPPORT && open <= allowed).then_some(good)
+}
+
 /// The motion of `from` that best fits every pair of chainlets lying along each other after
-/// moving it by `motion` (least squares), if there are at least [`MIN_SUPPORT`] pairs.
+/// moving it by `motion` (least squares), if there are at least [`MIN_SUPPORT`] pairs; with
+/// `tabled`, only the pairs the mating table holds as matings, so seams a damaged outline
+/// leaves gaping do not pull the fit off the good ones.
 fn refit_motion(
     shapes: &Shapes,
     test: &ClosureTest,
@@ -188,12 +238,16 @@ fn refit_motion(
     g: &Growth,
     from: &[usize],
     motion: &Pose,
+    tabled: bool,
 ) -> Option<Pose> {
     let (mut src, mut dst) = (Vec::new(), Vec::new());
     let mut pairs = 0;
     for &i in from {
         let own = g.placed[i].as_ref().expect("member").pose;
         for (a, b, _) in test.pairs_at(grid, g, i, &(motion * own)) {
+            if tabled && !test.table.all_of(a).any(|m| m.b == b) {
+                continue;
+            }
             let ca = &shapes.chainlets[a];
             let q = g.placed[ca.piece].as_ref().expect("member").pose;
             src.extend(shapes.chainlets[b].samples.iter().rev().map(|p| own * p));
