@@ -9,8 +9,8 @@ use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
-    calibrate_edges, photo_assembly, photo_options, photo_pieces_on_images, photo_puzzle,
-    scale_target, settle_by_print, straighten, MAX_EDGE_BIAS_PX,
+    calibrate_edges, choose_by_print, photo_assembly, photo_options, photo_pieces_on_images,
+    photo_puzzle, scale_target, settle_by_print, straighten, MAX_EDGE_BIAS_PX,
 };
 use crate::solvers::polygon::{parse_puzzle, puzzle_scale, render, solve, target_area};
 use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
@@ -63,13 +63,18 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             target_path.display()
         )
     })?;
-    // Poses the outlines cannot tell apart (a symmetric piece) are decided by the print.
+    // Poses the outlines cannot tell apart (a symmetric piece) are decided by the print,
+    // in each of the best fitting solutions.
     let tolerance_px = options.tolerance * puzzle_scale(&puzzle);
-    let settled = report.solutions.first().map(|s| {
-        settle_by_print(&set, &pieces.ids, &pieces.polygons, s, tolerance_px, |p| {
-            load_image(Path::new(p), &opts.limits).ok()
-        })
-    });
+    let load = |p: &str| load_image(Path::new(p), &opts.limits).ok();
+    let settled: Vec<_> = report
+        .solutions
+        .iter()
+        .map(|s| settle_by_print(&set, &pieces.ids, &pieces.polygons, s, tolerance_px, load))
+        .collect();
+    // Solutions that fit alike are told apart by the print across their cuts.
+    let chosen = choose_by_print(&set, &pieces.ids, &pieces.polygons, &settled, load);
+    let settled = settled.get(chosen).cloned();
     let solution = settled.as_ref();
     let assembly = solution.map(|s| photo_assembly(&set, &pieces, s));
     if let (Some(dir), Some(sol), Some(asm)) = (&front.output, solution, &assembly) {

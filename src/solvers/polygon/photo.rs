@@ -17,7 +17,7 @@
 //! whose determinant is then −1.
 
 use super::edge_snap::{snap_outline, Reach, SYMMETRIC_REACH};
-use super::geometry::{dist, signed_area, Pt, Tol};
+use super::geometry::{collapse_short_sides, dist, signed_area, Pt, Tol};
 use super::records::clean_simple;
 use super::sides::{fit_sides, SideParams};
 use super::{Options, Puzzle, Solution};
@@ -101,7 +101,8 @@ pub fn photo_pieces_on_images(
             .and_then(|(img, reach)| straighten_on_image(piece, img, *reach))
             .or_else(|| straighten(piece))?;
         if let Some((img, _)) = read {
-            fitted.polygon = support::supported_polygon(&fitted.polygon, img);
+            let supported = support::supported_polygon(&fitted.polygon, img);
+            fitted.polygon = collapse_short_sides(&supported, SHORT_SIDE_PX);
         }
         Some(fitted)
     })?;
@@ -278,6 +279,11 @@ fn straightened(fitted: super::sides::FittedSides) -> Option<Straightened> {
     })
 }
 
+/// Sides shorter than this are collapsed into a vertex ([`collapse_short_sides`]), pixels:
+/// the straightening drops runs under 6 px, but the image edits and the edge offset may
+/// leave shorter ones.
+const SHORT_SIDE_PX: f64 = 2.0;
+
 /// The largest edge bias [`calibrate_edges`] corrects, pixels. Measured biases: 0.1–0.35 px on
 /// flatbed scans (the anti-aliased cut rim), 1.9–2.2 px on phone-style photos (lens blur and
 /// JPEG's half-resolution chroma spread the piece's colour about a pixel beyond its cut on
@@ -303,7 +309,7 @@ pub fn calibrate_edges(pieces: &mut PhotoPieces, target_area: f64, max_px: f64) 
         return 0.0;
     }
     for poly in &mut pieces.polygons {
-        *poly = offset_polygon(poly, -bias);
+        *poly = collapse_short_sides(&offset_polygon(poly, -bias), SHORT_SIDE_PX);
     }
     pieces.area = pieces.polygons.iter().map(|p| signed_area(p).abs()).sum();
     bias
@@ -404,10 +410,15 @@ pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
         area_tolerance: (perimeter / pieces.area.max(1.0)).clamp(0.01, 0.2),
         refine: true,
         rank: true,
+        max_print: RANKED_SOLUTIONS,
         memo_limit: 0,
         ..Options::default()
     }
 }
+
+/// How many of the best fitting solutions the search keeps for the print to choose from
+/// ([`choose_by_print`]).
+pub const RANKED_SOLUTIONS: usize = 8;
 
 /// The solution as an assembly table: each piece's transform is the solver's motion of its
 /// straightened polygon, hence of its source image (`placed = R·M·p + t`, `M` = x ↦ −x when
@@ -457,7 +468,7 @@ mod support;
 
 #[path = "photo_print.rs"]
 mod print;
-pub use print::settle_by_print;
+pub use print::{choose_by_print, settle_by_print, solution_print_mismatch};
 
 #[cfg(test)]
 #[path = "photo_tests.rs"]

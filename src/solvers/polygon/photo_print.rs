@@ -34,6 +34,13 @@ const MIN_SAMPLES: usize = 12;
 /// Another pose replaces the solver's only when its median colour difference is below this
 /// fraction of the solver's pose's: a pose that merely ties keeps the solver's choice.
 const CLEARLY_BETTER: f64 = 0.7;
+/// A sample's colour difference counts at most this much in a whole solution's mismatch:
+/// a wrong neighbour differs by tens to a hundred or more, a right one by the blur and noise.
+const DIFFERENCE_CAP: f64 = 120.0;
+/// Another solution replaces the outline's best only when its print mismatch is below this
+/// fraction of the best's: measured, a wrong solution's is 1.15–1.35 times the true one's,
+/// and solutions that differ only by noise tie within 1 %.
+const PRINT_RANKS_BETTER: f64 = 0.9;
 /// Passes over the placements.
 const ROUNDS: usize = 2;
 
@@ -88,7 +95,84 @@ pub fn settle_by_print(
     tolerance_px: f64,
     image: impl FnMut(&str) -> Option<RgbImage>,
 ) -> Solution {
-    let paths: Vec<Option<String>> = solution
+    let paths = source_paths(set, ids, solution);
+    settle(&paths, polygons, solution, tolerance_px, image)
+}
+
+/// The index in `solutions` (ranked best outline fit first, each already settled by
+/// [`settle_by_print`]) of the one whose print runs on best across its cuts: the first,
+/// unless another's mean colour difference across the cuts ([`solution_print_mismatch`]) is
+/// below [`PRINT_RANKS_BETTER`] of the first's. Why: the outline fit ranks solutions by
+/// tenths of a pixel, within the measuring noise, and a wrong one (two pieces traded between
+/// holes of nearly the same shape) may fit a little better; the print across a wrong cut
+/// differs by tens of levels (12-piece photo seed 13: 50.8 against the true solution's 38.8).
+pub fn choose_by_print(
+    set: &PieceSet,
+    ids: &[u32],
+    polygons: &[Vec<Pt>],
+    solutions: &[Solution],
+    mut image: impl FnMut(&str) -> Option<RgbImage>,
+) -> usize {
+    let scores: Vec<Option<f64>> = solutions
+        .iter()
+        .map(|s| solution_print_mismatch(set, ids, polygons, s, &mut image))
+        .collect();
+    choose_among(&scores)
+}
+
+/// [`choose_by_print`] over the solutions' print mismatches.
+fn choose_among(scores: &[Option<f64>]) -> usize {
+    let Some(Some(first)) = scores.first().copied() else {
+        return 0;
+    };
+    scores
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| s.map(|s| (k, s)))
+        .filter(|&(_, s)| s < PRINT_RANKS_BETTER * first)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(0, |(k, _)| k)
+}
+
+/// How badly the print runs on across the cuts of a whole solution: the mean colour
+/// difference across every shared side of every placement (each sample capped at
+/// [`DIFFERENCE_CAP`]; the mean, not the median, because a wrong solution may differ from
+/// the true one at a few cuts only), `None` with fewer than [`MIN_SAMPLES`] samples.
+pub fn solution_print_mismatch(
+    set: &PieceSet,
+    ids: &[u32],
+    polygons: &[Vec<Pt>],
+    solution: &Solution,
+    image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Option<f64> {
+    mismatch_of(&source_paths(set, ids, solution), polygons, solution, image)
+}
+
+/// [`solution_print_mismatch`] with `paths[k]`, the source image of placement k.
+fn mismatch_of(
+    paths: &[Option<String>],
+    polygons: &[Vec<Pt>],
+    solution: &Solution,
+    image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Option<f64> {
+    let images = read_once(paths, image);
+    let image_of = |k: usize| image_at(paths, &images, k);
+    let mut all = Vec::new();
+    for (k, pl) in solution.placements.iter().enumerate() {
+        let Some(poly) = polygons.get(pl.piece) else {
+            continue;
+        };
+        let pose = Pose::of(pl);
+        if let Some(d) = print_differences(k, &pose, poly, &solution.placements, &image_of) {
+            all.extend(d.into_iter().map(|x| x.min(DIFFERENCE_CAP)));
+        }
+    }
+    (all.len() >= MIN_SAMPLES).then(|| all.iter().sum::<f64>() / all.len() as f64)
+}
+
+/// The source image of every placement of `solution`.
+fn source_paths(set: &PieceSet, ids: &[u32], solution: &Solution) -> Vec<Option<String>> {
+    solution
         .placements
         .iter()
         .map(|p| {
@@ -96,8 +180,31 @@ pub fn settle_by_print(
                 .and_then(|&id| set.piece(id))
                 .map(|piece| piece.image.clone())
         })
-        .collect();
-    settle(&paths, polygons, solution, tolerance_px, image)
+        .collect()
+}
+
+/// Every distinct image of `paths`, read once.
+fn read_once(
+    paths: &[Option<String>],
+    mut image: impl FnMut(&str) -> Option<RgbImage>,
+) -> Vec<(String, Option<RgbImage>)> {
+    let mut images: Vec<(String, Option<RgbImage>)> = Vec::new();
+    for path in paths.iter().flatten() {
+        if !images.iter().any(|(p, _)| p == path) {
+            images.push((path.clone(), image(path)));
+        }
+    }
+    images
+}
+
+/// The image of placement `k`.
+fn image_at<'a>(
+    paths: &[Option<String>],
+    images: &'a [(String, Option<RgbImage>)],
+    k: usize,
+) -> Option<&'a RgbImage> {
+    let path = paths.get(k)?.as_ref()?;
+    images.iter().find(|(p, _)| p == path)?.1.as_ref()
 }
 
 /// [`settle_by_print`] with `paths[k]`, the source image of placement k.
@@ -106,19 +213,11 @@ fn settle(
     polygons: &[Vec<Pt>],
     solution: &Solution,
     tolerance_px: f64,
-    mut image: impl FnMut(&str) -> Option<RgbImage>,
+    image: impl FnMut(&str) -> Option<RgbImage>,
 ) -> Solution {
     let mut out = solution.clone();
-    let mut images: Vec<(String, Option<RgbImage>)> = Vec::new();
-    for path in paths.iter().flatten() {
-        if !images.iter().any(|(p, _)| p == path) {
-            images.push((path.clone(), image(path)));
-        }
-    }
-    let image_of = |k: usize| -> Option<&RgbImage> {
-        let path = paths[k].as_ref()?;
-        images.iter().find(|(p, _)| p == path)?.1.as_ref()
-    };
+    let images = read_once(paths, image);
+    let image_of = |k: usize| image_at(paths, &images, k);
     // A second round: a piece judged against a neighbour that was itself turned wrongly
     // gets another look once that one is right.
     let count = out.placements.len();
@@ -206,6 +305,23 @@ fn print_mismatch<'a>(
     placements: &[Placement],
     image_of: &impl Fn(usize) -> Option<&'a RgbImage>,
 ) -> Option<f64> {
+    let mut diffs = print_differences(k, pose, poly, placements, image_of)?;
+    if diffs.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mid = diffs.len() / 2;
+    Some(*diffs.select_nth_unstable_by(mid, f64::total_cmp).1)
+}
+
+/// The colour differences between the print just inside placement `k` (put in `pose`) and
+/// just inside the placements across its sides, one per sample; `None` without an image.
+fn print_differences<'a>(
+    k: usize,
+    pose: &Pose,
+    poly: &[Pt],
+    placements: &[Placement],
+    image_of: &impl Fn(usize) -> Option<&'a RgbImage>,
+) -> Option<Vec<f64>> {
     let own = image_of(k)?;
     let placed: Vec<Pt> = poly.iter().map(|&p| pose.place(p)).collect();
     let orientation = signed_area(&placed).signum();
@@ -245,11 +361,7 @@ fn print_mismatch<'a>(
             }
         }
     }
-    if diffs.len() < MIN_SAMPLES {
-        return None;
-    }
-    let mid = diffs.len() / 2;
-    Some(*diffs.select_nth_unstable_by(mid, f64::total_cmp).1)
+    Some(diffs)
 }
 
 /// Whether `p` lies inside `poly` at least `margin` from its boundary.

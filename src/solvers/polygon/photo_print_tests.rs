@@ -92,3 +92,41 @@ fn a_right_pose_is_kept() {
     });
     assert_eq!(settled, solution);
 }
+
+#[test]
+fn the_solution_whose_print_runs_on_is_chosen() {
+    // Two rectangles of the same size side by side, photographed where they belong; a
+    // wrong solution trades them between their holes (outlines alike, print not).
+    let img = RgbImage::from_fn(140, 60, |x, y| {
+        let (x, y) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+        image::Rgb([(1.5 * x) as u8, (4.0 * y) as u8, (200.0 - x) as u8])
+    });
+    let left = rectangle();
+    let right: Vec<Pt> = left.iter().map(|p| [p[0] + 40.0, p[1]]).collect();
+    let polygons = vec![scalene(), left.clone(), right.clone()];
+    let truth = Solution {
+        placements: vec![
+            placed(0, &scalene(), false, 0.0, [0.0, 0.0]),
+            placed(1, &left, false, 0.0, [0.0, 0.0]),
+            placed(2, &right, false, 0.0, [0.0, 0.0]),
+        ],
+    };
+    let traded = Solution {
+        placements: vec![
+            placed(0, &scalene(), false, 0.0, [0.0, 0.0]),
+            placed(1, &left, false, 0.0, [40.0, 0.0]),
+            placed(2, &right, false, 0.0, [-40.0, 0.0]),
+        ],
+    };
+    let paths = vec![Some("photo".to_string()); 3];
+    let photo = |_: &str| Some(img.clone());
+    let right_fit = mismatch_of(&paths, &polygons, &truth, photo).expect("samples");
+    let wrong_fit = mismatch_of(&paths, &polygons, &traded, photo).expect("samples");
+    assert!(right_fit < 0.5 * wrong_fit, "{right_fit} vs {wrong_fit}");
+    assert_eq!(choose_among(&[Some(wrong_fit), Some(right_fit)]), 1);
+    assert_eq!(choose_among(&[Some(right_fit), Some(wrong_fit)]), 0);
+    // A tie keeps the outline's best; so does a first solution that cannot be judged.
+    assert_eq!(choose_among(&[Some(10.0), Some(9.5)]), 0);
+    assert_eq!(choose_among(&[None, Some(1.0)]), 0);
+    assert_eq!(mismatch_of(&paths, &polygons, &truth, |_| None), None);
+}

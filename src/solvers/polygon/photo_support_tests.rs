@@ -122,3 +122,119 @@ fn a_lost_short_side_is_told_from_a_lost_tip_by_the_image() {
     // Nothing differs: keep the first.
     assert!(!better_supported(&square, &square, &whole));
 }
+
+/// Diagnosis: for each piece of rendered photo puzzles (`SUPPORT=10:43,12:24`), its snapped
+/// polygon before the image edits, how far each truth vertex lies from it (flat vertices,
+/// where a neighbour's cut ends, lie far from every corner), and every edit that drops one
+/// or two sides with its unsupported length and whether each extended side continues a cut
+/// (`SUPPORT_PEAKS=1`: the gradient peaks, offset:strength, along the extensions refused).
+/// Run with `cargo test --release --lib support_diagnosis -- --ignored --nocapture`.
+#[test]
+#[ignore = "diagnosis: SUPPORT=pieces:seed,... --ignored --nocapture"]
+fn support_diagnosis() {
+    let Ok(list) = std::env::var("SUPPORT") else {
+        return;
+    };
+    for item in list.split(',') {
+        let f: Vec<&str> = item.split(':').collect();
+        let (n, seed): (usize, u64) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        let mut params = crate::synth::Params::new(crate::synth::Kind::Polygonal, n, seed);
+        params.style = crate::synth::Style::Photo;
+        let out = crate::synth::generate(&params).expect("generates");
+        let dir = tempfile::tempdir().expect("temp dir");
+        crate::synth::write(&out, dir.path(), false).expect("writes");
+        let mut opts = crate::vision::PipelineOptions::default();
+        opts.describe.critical.four_sided = false;
+        let (files, _) = crate::vision::collect_inputs(&[dir.path().join("images")]);
+        let set = crate::vision::trace_images(&files, &opts, &|_| {}).set;
+        let img =
+            crate::vision::load_image(std::path::Path::new(&set.pieces[0].image), &opts.limits)
+                .expect("image");
+        let reach = super::super::snap_reach(set.pieces.iter(), &img);
+        println!("== {n}:{seed} reach {reach:?}");
+        for (i, piece) in set.pieces.iter().enumerate() {
+            let Some(fit) = super::super::straighten_on_image(piece, &img, reach) else {
+                continue;
+            };
+            let poly = fit.polygon;
+            let Some(support) = Support::measure(&poly, &img) else {
+                continue;
+            };
+            let cost = support.unsupported(&poly);
+            let truth = out
+                .truth
+                .pieces
+                .iter()
+                .filter_map(|t| t.outline.as_ref().zip(t.centroid))
+                .min_by(|a, b| dist(a.1, piece.centroid).total_cmp(&dist(b.1, piece.centroid)))
+                .map(|t| t.0.clone())
+                .unwrap_or_default();
+            let off: Vec<String> = truth
+                .iter()
+                .map(|&t| {
+                    let p = add(t, [-0.5, -0.5]);
+                    let d = poly.iter().map(|&q| dist(p, q)).fold(f64::MAX, f64::min);
+                    format!("{d:.1}")
+                })
+                .collect();
+            println!("   truth corners off by {off:?}");
+            println!(
+                "piece {i}: {} v, min {:.1} weak {:.1}, unsupported {cost:.0} {:.1?}",
+                poly.len(),
+                support.min_strength,
+                support.weak_strength,
+                poly
+            );
+            let m = poly.len();
+            let area = signed_area(&poly);
+            for k in 0..m {
+                for drop in 1..=2usize {
+                    if m - drop < 3 {
+                        continue;
+                    }
+                    let before = (poly[(k + m - 1) % m], poly[k]);
+                    let after = (poly[(k + drop) % m], poly[(k + drop + 1) % m]);
+                    let Some(x) = line_cross(before, after) else {
+                        continue;
+                    };
+                    let next = replace(&poly, k, drop + 1, &[x]);
+                    let grows = signed_area(&next).abs() > area.abs();
+                    let next_cost = support.unsupported(&next);
+                    if !plausible(&poly, &next, area) {
+                        continue;
+                    }
+                    let segs = [(before.1, x), (x, after.0)];
+                    let extended: f64 = segs
+                        .iter()
+                        .map(|&(a, b)| support.unsupported_between(a, b))
+                        .sum();
+                    let cuts: Vec<bool> = segs
+                        .iter()
+                        .map(|&(a, b)| support.continues_cut(a, b))
+                        .collect();
+                    if grows && cuts.iter().any(|c| !c) && std::env::var("SUPPORT_PEAKS").is_ok() {
+                        for &(a, b) in &segs {
+                            let n = normal(unit(sub(b, a)), support.orientation);
+                            let found: Vec<String> = side_samples(a, b, CORNER_SKIP)
+                                .map(|(p, _)| {
+                                    edge_peaks(p, n, &img, SUPPORT_REACH)
+                                        .iter()
+                                        .map(|e| format!("{:+.1}:{:.0}", e.offset, e.strength))
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                })
+                                .collect();
+                            println!("      peaks {found:?}");
+                        }
+                    }
+                    println!(
+                        "   k {k} drop {drop} grows {grows} -> {x:.1?}: cost {next_cost:.0} \
+                         (extended {extended:.0}) cuts {cuts:?} lens {:.1} {:.1}",
+                        dist(before.1, x),
+                        dist(x, after.0)
+                    );
+                }
+            }
+        }
+    }
+}

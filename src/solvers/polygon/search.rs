@@ -60,8 +60,10 @@ pub struct Search<'a, V: Visitor> {
     /// Pieces may be left unused (the target is covered by a subset).
     pub allow_leftover: bool,
     pub max_nodes: u64,
-    /// Once a solution has been found, stop (without error) after this many nodes.
+    /// Once a solution has been found, stop (without error) after this many more nodes.
     pub soft_limit: u64,
+    /// The node count at the first solution.
+    first_solution_at: Option<u64>,
     pub memo_limit: usize,
     /// Pose every placed piece by least squares against its contacts (measured pieces).
     pub refine: bool,
@@ -88,6 +90,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             allow_leftover: false,
             max_nodes: u64::MAX,
             soft_limit: u64::MAX,
+            first_solution_at: None,
             memo_limit: 4_000_000,
             refine: false,
             nodes: 0,
@@ -120,7 +123,10 @@ impl<'a, V: Visitor> Search<'a, V> {
     /// The recursive `solve(R, A)` of section 5; returns how many solutions lie below.
     fn solve(&mut self, region: Vec<RegionPolygon>, avail: &mut Vec<u32>) -> u64 {
         self.nodes += 1;
-        if self.nodes > self.max_nodes || (self.nodes > self.soft_limit && self.solutions > 0) {
+        let soft_stop = self
+            .first_solution_at
+            .is_some_and(|first| self.nodes > first.saturating_add(self.soft_limit));
+        if self.nodes > self.max_nodes || soft_stop {
             self.stopped = true;
             return 0;
         }
@@ -129,6 +135,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                 return 0;
             }
             self.solutions += 1;
+            self.first_solution_at.get_or_insert(self.nodes);
             if !self.visitor.solution(&self.path) {
                 self.stopped = true;
             }

@@ -201,3 +201,27 @@ fn a_needle_left_between_measured_pieces_is_not_built_on() {
     let exact = Search::new(&classes, tol(), Count(0));
     assert!(exact.best_vertex(&needle, &[1]).is_none());
 }
+
+#[test]
+fn the_soft_limit_counts_nodes_from_the_first_solution() {
+    // A 4 × 2 rectangle of 1 × 2 dominoes: five tilings.
+    let domino = [[0., 0.], [2., 0.], [2., 1.], [0., 1.]];
+    let classes = [class(&domino, 4)];
+    let rect = || vec![region(&[[0., 0.], [4., 0.], [4., 2.], [0., 2.]])];
+    let mut all = Search::new(&classes, tol(), Count(0));
+    all.run(rect()).expect("runs");
+    let total = all.into_visitor().0;
+    assert!(total > 1, "{total} tilings");
+    // No more nodes after the first solution: only that one.
+    let mut first = Search::new(&classes, tol(), Count(0));
+    first.soft_limit = 0;
+    first.run(rect()).expect("runs");
+    let to_first = first.nodes;
+    assert_eq!(first.into_visitor().0, 1);
+    // As many nodes again as the first solution took: the search goes on past it (counted
+    // from the start, this limit would have stopped it there).
+    let mut more = Search::new(&classes, tol(), Count(0));
+    more.soft_limit = to_first;
+    more.run(rect()).expect("runs");
+    assert!(more.into_visitor().0 > 1);
+}

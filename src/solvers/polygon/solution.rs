@@ -236,7 +236,11 @@ pub fn run(p: &Prepared, options: &Options) -> Result<Report, PolygonError> {
         prepared: p,
         all: options.all,
         rank: options.rank,
-        max_print: if options.all { options.max_print } else { 1 },
+        max_print: if options.all || options.rank {
+            options.max_print
+        } else {
+            1
+        },
         arrangements: 0,
         raw: 0,
         seen: HashSet::new(),

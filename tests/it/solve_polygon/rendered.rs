@@ -113,10 +113,15 @@ fn rendered_scans_solve_end_to_end() {
 /// mask searched along; a corner's pale tip) until the gap was also bridged and the image
 /// chose between the two fits (`photo::straighten_on_image`); and 12:17, whose
 /// near-parallelogram (0.36 px from its own 180° turn) was placed upside down until the
-/// print across its cuts chose between the poses its outline allows (`photo::settle_by_print`).
+/// print across its cuts chose between the poses its outline allows (`photo::settle_by_print`);
+/// and 10:32 (held out), whose bent side kept a 1.3 px zigzag that made the piece non-simple
+/// until short sides were collapsed, and 10:61 (fresh), whose wrong solution fitted the
+/// outlines better until the print chose among the best fitting (`photo::choose_by_print`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (10, 32),
+        (10, 61),
         (12, 17),
         (12, 1),
         (14, 10),
