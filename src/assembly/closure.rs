@@ -9,6 +9,7 @@
 //! other, as the paper measures the gap left *after* closing the junction, and only rejects a
 //! closure that fails at the fitted pose and at the proposed one alike.
 
+use super::border_line;
 use super::compare::{delta_at, overlaps};
 use super::geometry::Pose;
 use super::grow::Growth;
@@ -112,11 +113,25 @@ impl ClosureTest<'_> {
         }
         let fitted = (pairs.len() >= 2).then(|| joint_fit(self.shapes, g, &pairs, pose));
         let trimmed = fitted.and_then(|f| self.trimmed_fit(g, &pairs, &f));
-        fitted
+        let closed = fitted
             .iter()
             .chain(std::iter::once(pose))
             .chain(trimmed.iter())
-            .find_map(|at| self.check_at(&near, &pairs, g, piece, at))
+            .find_map(|at| self.check_at(&near, &pairs, g, piece, at))?;
+        // Δ where the piece will be placed (see `grow::extend`): fitted to the closed seams
+        // alone, or the proposal itself for one seam. A pose fitted to a gaping seam too may
+        // be where the test passed, but a seam's Δ there is not the piece's.
+        let placed = if closed.len() >= 2 {
+            joint_fit(self.shapes, g, &closed, pose)
+        } else {
+            *pose
+        };
+        Some(
+            closed
+                .into_iter()
+                .map(|(a, b, _)| (a, b, self.seam_delta(g, a, b, &placed)))
+                .collect(),
+        )
     }
 
     /// The same tests with the piece held at `pose` (no fitting): `Some` of the pairs it
@@ -200,11 +215,18 @@ impl ClosureTest<'_> {
                 .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
                 .then_some(good);
         }
-        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
+        // In a pocket, a border side continuing a neighbour's border line stands in for a
+        // good seam (see `border_line`): a border piece has one or two seams fewer.
+        let border = if self.pockets && !good.is_empty() {
+            border_line::continued(self.shapes, near, piece, pose, self.tol_end)
+        } else {
+            0
+        };
+        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() + border >= MIN_GOOD_BESIDE_OPEN;
         if open.is_empty() || tolerated {
             return Some(good);
         }
-        self.pocket_fills(good, open, self.limit())
+        self.pocket_fills(good, open, border)
     }
 
     /// The seams of `piece` held at `pose`, split at the limit, with no verdict on the open
@@ -330,7 +352,8 @@ impl ClosureTest<'_> {
     /// the limit is near it or is one the mating table found on its own (see
     /// [`POCKET_SEAMS`]); or only its good seams, if it is surrounded (see
     /// [`SURROUNDED_SEAMS`]).
-    fn pocket_fills(&self, good: Closed, open: Closed, limit: f64) -> Option<Closed> {
+    fn pocket_fills(&self, good: Closed, open: Closed, border: usize) -> Option<Closed> {
+        let limit = self.limit();
         let confirmed =
             |&(a, b, d): &(usize, usize, f64)| d <= POCKET_FACTOR * limit && self.best_mates(a, b);
         let near = |&(_, _, d): &(usize, usize, f64)| d <= POCKET_NEAR * limit;
@@ -343,10 +366,11 @@ impl ClosureTest<'_> {
         if fills {
             return Some(good.into_iter().chain(open).collect());
         }
-        // Surrounded, one side damaged: every other seam near, as a pocket's would be.
+        // Surrounded (a border side continuing the border line counts as a side), one side
+        // damaged: every other seam near, as a pocket's would be.
         let (close, far): (Closed, Closed) = open.iter().partition(|s| near(s));
         if self.pockets
-            && good.len() + open.len() >= SURROUNDED_SEAMS
+            && good.len() + open.len() + border >= SURROUNDED_SEAMS
             && !good.is_empty()
             && far.len() <= 1
         {

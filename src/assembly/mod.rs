@@ -4,6 +4,7 @@
 //! ([`grow`]). The result is the assembly table ([`Assembly`]).
 
 pub mod bias;
+mod border_line;
 pub mod candidates;
 mod closure;
 pub mod compare;
