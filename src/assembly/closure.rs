@@ -16,6 +16,7 @@ use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
 use super::relax::joint_fit;
 use super::shapes::{Shapes, SAMPLES};
+use super::spanning::spanning_seams;
 
 /// Overlap allowed before two pieces intersect, relative to the median piece size.
 const OVERLAP_FRACTION: f64 = 0.08;
@@ -94,9 +95,16 @@ pub struct ClosureTest<'a> {
 }
 
 impl ClosureTest<'_> {
-    /// The pairs closed by `piece` at `pose`, or `None` if the piece overlaps the cluster or
-    /// leaves a gap at some closure.
-    pub fn run(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Option<Closed> {
+    /// The pairs closed by `piece` at `pose`, and the seams it closes across a missed corner
+    /// (see `spanning`), or `None` if the piece overlaps the cluster or leaves a gap at some
+    /// closure.
+    pub fn run(
+        &self,
+        grid: &MemberGrid,
+        g: &Growth,
+        piece: usize,
+        pose: &Pose,
+    ) -> Option<(Closed, Closed)> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
         if pairs.is_empty() {
@@ -122,6 +130,7 @@ impl ClosureTest<'_> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
         self.check_at(&near, &pairs, g, piece, pose)
+            .map(|(closed, _)| closed)
     }
 
     /// The pairs (cluster chainlet, piece chainlet) lying along each other with `piece` held
@@ -179,7 +188,7 @@ impl ClosureTest<'_> {
         g: &Growth,
         piece: usize,
         pose: &Pose,
-    ) -> Option<Closed> {
+    ) -> Option<(Closed, Closed)> {
         let shape = &self.shapes.pieces[piece];
         let tol = OVERLAP_FRACTION * self.shapes.median_size;
         let pocket_tol = POCKET_OVERLAP_FRACTION * self.shapes.median_size;
@@ -218,13 +227,28 @@ impl ClosureTest<'_> {
         if bulging {
             return self
                 .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
-                .then_some(good);
+                .then_some((good, Closed::new()));
         }
-        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() >= MIN_GOOD_BESIDE_OPEN;
+        let spans = if self.table.straight_seams && self.pockets {
+            spanning_seams(
+                self.shapes,
+                g,
+                near,
+                piece,
+                pose,
+                pairs,
+                (self.tol_end, limit),
+            )
+        } else {
+            Closed::new()
+        };
+        let tolerated =
+            open.len() <= MAX_OPEN_SEAMS && good.len() + spans.len() >= MIN_GOOD_BESIDE_OPEN;
         if open.is_empty() || tolerated {
-            return Some(good);
+            return Some((good, spans));
         }
         self.pocket_fills(good, open, limit)
+            .map(|closed| (closed, Closed::new()))
     }
 
     /// Δ within which chainlets lying along each other close.

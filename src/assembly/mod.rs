@@ -19,6 +19,7 @@ pub mod partial;
 mod relax;
 mod restarts;
 pub mod shapes;
+mod spanning;
 mod straight;
 mod table;
 mod weak;
