@@ -114,8 +114,7 @@ pub fn spanning_seams(
             }
             let ch = &shapes.chainlets[c];
             let from = if cluster_side {
-                let q = g.placed[ch.piece].as_ref().expect("member").pose;
-                q
+                g.placed[ch.piece].as_ref().expect("member").pose
             } else {
                 *pose
             };
@@ -138,4 +137,98 @@ pub fn spanning_seams(
         }
     }
     seams
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assembly::geometry::resample;
+    use crate::assembly::grow::Placed;
+    use crate::assembly::shapes::{ChainletShape, PieceShape, DENSE_SAMPLES, SAMPLES};
+
+    fn chainlet(piece: usize, k: usize, points: Vec<P2>) -> ChainletShape {
+        ChainletShape {
+            dense: resample(&points, DENSE_SAMPLES),
+            samples: resample(&points, SAMPLES),
+            points,
+            ..ChainletShape::bare(piece, k, 100.0, false)
+        }
+    }
+
+    fn line(from: [f64; 2], to: [f64; 2], bow: f64) -> Vec<P2> {
+        (0..=100)
+            .map(|i| {
+                let t = f64::from(i) / 100.0;
+                let bulge = bow * (t * std::f64::consts::PI).sin();
+                P2::new(
+                    from[0] + t * (to[0] - from[0]),
+                    from[1] + t * (to[1] - from[1]) + bulge,
+                )
+            })
+            .collect()
+    }
+
+    /// Members 0 and 1 placed side by side, their open chainlets 0 (from x = 0 to 50) and 1
+    /// (50 to 100) meeting at a junction on y = 0; piece 2's single chainlet 2 runs back from
+    /// x = 100 to 0, bowed by `bow`: its corner at the junction was missed.
+    fn setup(bow: f64) -> (Shapes, Growth) {
+        let mut s = Shapes {
+            median_size: 100.0,
+            ..Shapes::default()
+        };
+        for (p, c) in [(0, 0), (1, 1), (2, 2)] {
+            s.pieces
+                .push(PieceShape::bare(p as u32 + 1, String::new(), vec![c]));
+        }
+        s.chainlets
+            .push(chainlet(0, 0, line([0.0, 0.0], [50.0, 0.0], 0.0)));
+        s.chainlets
+            .push(chainlet(1, 0, line([50.0, 0.0], [100.0, 0.0], 0.0)));
+        s.chainlets
+            .push(chainlet(2, 0, line([100.0, 0.0], [0.0, 0.0], bow)));
+        let placed = |sequence| Placed {
+            pose: Pose::identity(),
+            sequence,
+            cluster: 0,
+            supports: 1,
+            merit: 1.0,
+        };
+        let g = Growth {
+            placed: vec![Some(placed(1)), Some(placed(2)), None],
+            mate_of: vec![None; 3],
+            ..Growth::default()
+        };
+        (s, g)
+    }
+
+    #[test]
+    fn a_chainlet_across_a_missed_corner_is_a_seam() {
+        let (s, g) = setup(0.0);
+        let near = [(0, Pose::identity()), (1, Pose::identity())];
+        let seams = spanning_seams(
+            &s,
+            &g,
+            &near,
+            2,
+            &Pose::identity(),
+            &Vec::new(),
+            (5.0, 50.0),
+        );
+        assert_eq!(seams.len(), 1, "{seams:?}");
+        assert_eq!(seams[0].1, 2);
+        assert!(seams[0].2 < 1.0, "{seams:?}");
+    }
+
+    #[test]
+    fn one_that_bows_away_or_is_already_paired_is_not() {
+        let (s, g) = setup(4.0);
+        let near = [(0, Pose::identity()), (1, Pose::identity())];
+        let at = Pose::identity();
+        assert!(spanning_seams(&s, &g, &near, 2, &at, &Vec::new(), (5.0, 50.0)).is_empty());
+        let (s, g) = setup(0.0);
+        let paired = vec![(0, 2, 1.0)];
+        assert!(spanning_seams(&s, &g, &near, 2, &at, &paired, (5.0, 50.0)).is_empty());
+        // Its ends far from any chainlet end of the cluster: no seam either.
+        assert!(spanning_seams(&s, &g, &near[..1], 2, &at, &Vec::new(), (5.0, 50.0)).is_empty());
+    }
 }
