@@ -74,17 +74,10 @@ impl CriticalOptions {
     /// 54.7 % at 30° / 25° (knob necks pass below that). With the lobe test as it is now: 75.2 %.
     /// Reflex turns are dropped ([`Self::convex_only`]): none of 1643 found true junctions was
     /// one, 65 of 150 false points on photos were (numbers in docs/trace.md).
-    /// Since the solver tolerates false corners better (straight matings, Type II matings,
-    /// seams across a missed corner), a missed junction costs more than a false point: on
-    /// photos, whose blur rounds a shallow corner's sharp turn to 13–17°, most lost pieces
-    /// were lost to one. Irregular 20 at 160 px, seeds 1–20, mean photos / scans: 22° / 17°
-    /// 87.5 / 95.8 %, 19° / 15° 92.3 / 97.2 %, 20° / 15° 91.8 / 96.2 %, 19° / 14° 92.2 /
-    /// 97.5 %, 20° / 14° 92.3 / 96.1 %, 21° / 15° 90.3 / 96.1 %, 21° / 16° 90.0 / 96.1 %;
-    /// held-out seeds 21–30 at 19° / 15°: photos 86.8 → 90.0 %, scans 98.4 % both.
     pub fn irregular() -> Self {
         CriticalOptions {
-            min_turn_deg: 19.0,
-            min_sharp_turn_deg: 15.0,
+            min_turn_deg: 22.0,
+            min_sharp_turn_deg: 17.0,
             four_sided: false,
             skip_lobes: true,
             convex_only: true,
