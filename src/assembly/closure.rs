@@ -15,8 +15,10 @@ use super::geometry::Pose;
 use super::grow::Growth;
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
+use super::pocket::{POCKET_OVERLAP_FRACTION, SURROUNDED_GOOD_SEAMS};
 use super::relax::joint_fit;
 use super::shapes::{Shapes, SAMPLES};
+use super::spanning::spanning_seams;
 
 /// Overlap allowed before two pieces intersect, relative to the median piece size.
 const OVERLAP_FRACTION: f64 = 0.08;
@@ -48,40 +50,6 @@ const CLOSURE_SLIDE: f64 = 0.025;
 const MAX_OPEN_SEAMS: usize = 1;
 const MIN_GOOD_BESIDE_OPEN: usize = 2;
 
-/// In a pocket (a piece lying along at least this many open chainlets), up to
-/// [`POCKET_OPEN_SEAMS`] seams may exceed the limit, by at most [`POCKET_FACTOR`] times, if
-/// the mating table holds each of them as the best mate of one side. Around a hole the
-/// cluster has grown along two paths, and their small pose errors meet there: the hole is a
-/// little out of shape, so the piece that fills it fits two sides at once but not all four,
-/// though each of its sides was independently found to match exactly the chainlet it now
-/// lies along. Where per-photo zoom differs (single-piece phone photos) the hole is out of
-/// shape all round, hence the second rule. Only tried once growth has stopped (see `grow`),
-/// so it fills holes and never steers the spiral.
-const POCKET_SEAMS: usize = 3;
-/// A piece lying along this many open chainlets is surrounded: it may close on
-/// [`SURROUNDED_GOOD_SEAMS`] seams alone if each is a best mate in the mating table, its other
-/// seams left open (unmated). The front end damaged those sides (white print on white paper
-/// eaten at a corner, a knob the colour of the background cut short), so no rule that
-/// measures them can accept the piece, yet two independently found best mates and the
-/// neighbours all round pin it. Measured on the sweep: classic 100 photos seeds 13 and 21
-/// 92.2 → 96.7 % and 96.7 → 98.9 %, classic 100 scans seed 3 97.8 → 100 %, classic 500 scans
-/// seed 11 97.5 → 97.9 %; no other result changed (irregular, pikachu, svalat included).
-/// A damaged side often bulges into the neighbour it faces: a surrounded piece may overlap
-/// any neighbour as deep as [`POCKET_OVERLAP_FRACTION`] if it closes one best-mate seam more
-/// (classic 100 photos seeds 6 and 9 97.8 → 100 %, classic 500 scans seed 11 97.9 → 99.2 %,
-/// photos seeds 11 and 12 98.2 → 98.6 % and 98.1 → 98.5 %; held-out photo seeds 24–31 and
-/// the rest unchanged).
-const SURROUNDED_SEAMS: usize = 4;
-const SURROUNDED_GOOD_SEAMS: usize = 2;
-const POCKET_OPEN_SEAMS: usize = 2;
-const POCKET_FACTOR: f64 = 4.0;
-/// … or every seam within this many times the limit, table or not.
-pub(super) const POCKET_NEAR: f64 = 2.0;
-/// In a pocket, a neighbour the mating table pairs with the piece may be overlapped this deep
-/// (fraction of the median piece size): it is the neighbour that the distortion displaced, and
-/// the relaxation after growth moves it back.
-const POCKET_OVERLAP_FRACTION: f64 = 0.2;
-
 /// (open cluster chainlet, chainlet of the proposed piece, Δ at the accepted pose).
 pub type Closed = Vec<(usize, usize, f64)>;
 
@@ -98,14 +66,21 @@ pub struct ClosureTest<'a> {
     pub table: &'a MatingTable,
     /// Distance within which two chainlet ends count as meeting.
     pub tol_end: f64,
-    /// Whether a pocket's distorted seams are tolerated (see [`POCKET_SEAMS`]).
+    /// Whether a pocket's distorted seams are tolerated (see `pocket`).
     pub pockets: bool,
 }
 
 impl ClosureTest<'_> {
-    /// The pairs closed by `piece` at `pose`, or `None` if the piece overlaps the cluster or
-    /// leaves a gap at some closure.
-    pub fn run(&self, grid: &MemberGrid, g: &Growth, piece: usize, pose: &Pose) -> Option<Closed> {
+    /// The pairs closed by `piece` at `pose`, and the seams it closes across a missed corner
+    /// (see `spanning`), or `None` if the piece overlaps the cluster or leaves a gap at some
+    /// closure.
+    pub fn run(
+        &self,
+        grid: &MemberGrid,
+        g: &Growth,
+        piece: usize,
+        pose: &Pose,
+    ) -> Option<(Closed, Closed)> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
         if pairs.is_empty() {
@@ -113,7 +88,7 @@ impl ClosureTest<'_> {
         }
         let fitted = (pairs.len() >= 2).then(|| joint_fit(self.shapes, g, &pairs, pose));
         let trimmed = fitted.and_then(|f| self.trimmed_fit(g, &pairs, &f));
-        let closed = fitted
+        let (closed, spans) = fitted
             .iter()
             .chain(std::iter::once(pose))
             .chain(trimmed.iter())
@@ -126,12 +101,11 @@ impl ClosureTest<'_> {
         } else {
             *pose
         };
-        Some(
-            closed
-                .into_iter()
-                .map(|(a, b, _)| (a, b, self.seam_delta(g, a, b, &placed)))
-                .collect(),
-        )
+        let closed = closed
+            .into_iter()
+            .map(|(a, b, _)| (a, b, self.seam_delta(g, a, b, &placed)))
+            .collect();
+        Some((closed, spans))
     }
 
     /// The same tests with the piece held at `pose` (no fitting): `Some` of the pairs it
@@ -147,6 +121,7 @@ impl ClosureTest<'_> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
         self.check_at(&near, &pairs, g, piece, pose)
+            .map(|(closed, _)| closed)
     }
 
     /// The pairs (cluster chainlet, piece chainlet) lying along each other with `piece` held
@@ -204,7 +179,7 @@ impl ClosureTest<'_> {
         g: &Growth,
         piece: usize,
         pose: &Pose,
-    ) -> Option<Closed> {
+    ) -> Option<(Closed, Closed)> {
         let Seams {
             good,
             open,
@@ -213,8 +188,22 @@ impl ClosureTest<'_> {
         if bulging {
             return self
                 .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
-                .then_some(good);
+                .then_some((good, Closed::new()));
         }
+        // Seams across a missed corner (irregular cuts, see `spanning`).
+        let spans = if self.table.straight_seams && self.pockets {
+            spanning_seams(
+                self.shapes,
+                g,
+                near,
+                piece,
+                pose,
+                pairs,
+                (self.tol_end, self.limit()),
+            )
+        } else {
+            Closed::new()
+        };
         // In a pocket, a border side continuing a neighbour's border line stands in for a
         // good seam (see `border_line`): a border piece has one or two seams fewer.
         let border = if self.pockets && !good.is_empty() {
@@ -222,11 +211,13 @@ impl ClosureTest<'_> {
         } else {
             0
         };
-        let tolerated = open.len() <= MAX_OPEN_SEAMS && good.len() + border >= MIN_GOOD_BESIDE_OPEN;
+        let tolerated = open.len() <= MAX_OPEN_SEAMS
+            && good.len() + spans.len() + border >= MIN_GOOD_BESIDE_OPEN;
         if open.is_empty() || tolerated {
-            return Some(good);
+            return Some((good, spans));
         }
         self.pocket_fills(good, open, border)
+            .map(|closed| (closed, Closed::new()))
     }
 
     /// The seams of `piece` held at `pose`, split at the limit, with no verdict on the open
@@ -287,7 +278,7 @@ impl ClosureTest<'_> {
     }
 
     /// Δ of the seam between cluster chainlet `a` and chainlet `b` of a piece at `pose`.
-    fn seam_delta(&self, g: &Growth, a: usize, b: usize, pose: &Pose) -> f64 {
+    pub(super) fn seam_delta(&self, g: &Growth, a: usize, b: usize, pose: &Pose) -> f64 {
         let q = g.placed[self.shapes.chainlets[a].piece]
             .as_ref()
             .expect("member")
@@ -296,28 +287,6 @@ impl ClosureTest<'_> {
         let at = q.inverse() * pose;
         let colour = self.table.colours.factor_at((a, ca), (b, cb), &at);
         delta_at(ca, cb, &at, CLOSURE_SLIDE) * colour
-    }
-
-    /// In a pocket, the pose fitted to every seam but the worst at `fitted`: one side the
-    /// front end damaged gapes by many times the limit and drags a joint fit off the sides
-    /// that do match, so none of them closes.
-    fn trimmed_fit(&self, g: &Growth, pairs: &Closed, fitted: &Pose) -> Option<Pose> {
-        if !self.pockets || pairs.len() < POCKET_SEAMS {
-            return None;
-        }
-        let deltas: Vec<f64> = pairs
-            .iter()
-            .map(|&(a, b, _)| self.seam_delta(g, a, b, fitted))
-            .collect();
-        let worst = (0..pairs.len()).max_by(|&i, &j| deltas[i].total_cmp(&deltas[j]))?;
-        if deltas[worst] <= self.limit() {
-            return None;
-        }
-        let rest: Closed = (0..pairs.len())
-            .filter(|&i| i != worst)
-            .map(|i| pairs[i])
-            .collect();
-        Some(joint_fit(self.shapes, g, &rest, fitted))
     }
 
     /// Δ within which chainlets lying along each other close.
@@ -329,63 +298,5 @@ impl ClosureTest<'_> {
             0.0
         };
         (2.0 * self.table.delta_threshold).min(noise.max(tilt))
-    }
-
-    /// Whether an open chainlet of member `m` and a chainlet of `piece` are a best mate in the
-    /// mating table (either way round): then `m` is the piece's neighbour, whatever the pose.
-    fn table_neighbours(&self, g: &Growth, m: usize, piece: usize) -> bool {
-        let theirs = &self.shapes.pieces[m].chainlets;
-        let ours = &self.shapes.pieces[piece].chainlets;
-        theirs
-            .iter()
-            .filter(|&&a| g.is_open(a))
-            .any(|&a| ours.iter().any(|&b| self.best_mates(a, b)))
-    }
-
-    /// Whether `b` is `a`'s best mate in the mating table, or `a` is `b`'s.
-    fn best_mates(&self, a: usize, b: usize) -> bool {
-        let best_of = |c: usize| self.table.per_chainlet[c].first().map(|m| m.b);
-        best_of(a) == Some(b) || best_of(b) == Some(a)
-    }
-
-    /// The seams of a piece filling a pocket, the distorted ones included, if every seam over
-    /// the limit is near it or is one the mating table found on its own (see
-    /// [`POCKET_SEAMS`]); or only its good seams, if it is surrounded (see
-    /// [`SURROUNDED_SEAMS`]).
-    fn pocket_fills(&self, good: Closed, open: Closed, border: usize) -> Option<Closed> {
-        let limit = self.limit();
-        let confirmed =
-            |&(a, b, d): &(usize, usize, f64)| d <= POCKET_FACTOR * limit && self.best_mates(a, b);
-        let near = |&(_, _, d): &(usize, usize, f64)| d <= POCKET_NEAR * limit;
-        let fills = self.pockets
-            && good.len() + open.len() >= POCKET_SEAMS
-            && (open.iter().all(near)
-                || (open.len() <= POCKET_OPEN_SEAMS
-                    && !good.is_empty()
-                    && open.iter().all(confirmed)));
-        if fills {
-            return Some(good.into_iter().chain(open).collect());
-        }
-        // Surrounded (a border side continuing the border line counts as a side), one side
-        // damaged: every other seam near, as a pocket's would be.
-        let (close, far): (Closed, Closed) = open.iter().partition(|s| near(s));
-        if self.pockets
-            && good.len() + open.len() + border >= SURROUNDED_SEAMS
-            && !good.is_empty()
-            && far.len() <= 1
-        {
-            return Some(good.into_iter().chain(close).collect());
-        }
-        self.surrounded(&good, &open, SURROUNDED_GOOD_SEAMS)
-            .then_some(good)
-    }
-
-    /// Whether a piece lies along at least [`SURROUNDED_SEAMS`] open chainlets and closes
-    /// `need` seams that are each a best mate in the mating table.
-    fn surrounded(&self, good: &Closed, open: &Closed, need: usize) -> bool {
-        self.pockets
-            && good.len() + open.len() >= SURROUNDED_SEAMS
-            && good.len() >= need
-            && good.iter().all(|&(a, b, _)| self.best_mates(a, b))
     }
 }

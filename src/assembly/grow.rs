@@ -165,10 +165,10 @@ fn extend(grower: &mut Grower, g: &mut Growth, cluster: u32, sequence: &mut u32,
             g.mate_of[a] = Some((b, d));
             g.mate_of[b] = Some((a, d));
         }
-        if let [(a, _, _)] = closed[..] {
-            g.single_matings.push((a, proposal.merit));
+        if let ([(a, _, _)], 0) = (&closed[..], proposal.spans) {
+            g.single_matings.push((*a, proposal.merit));
         }
-        if closed.len() >= 2 {
+        if closed.len() + proposal.spans >= 2 {
             let position = junction_point(shapes, &closed, &proposal.pose);
             g.junctions.push(ClosedJunction {
                 cluster,
@@ -180,7 +180,7 @@ fn extend(grower: &mut Grower, g: &mut Growth, cluster: u32, sequence: &mut u32,
             pose,
             sequence: *sequence,
             cluster,
-            supports: closed.len(),
+            supports: closed.len() + proposal.spans,
             merit: proposal.merit,
         });
         grower.members.push(piece);

@@ -27,6 +27,9 @@ pub(super) struct Proposal {
     /// The closure test's outcome at this pose: the cluster chainlets it closes. `None` until
     /// evaluated, and again whenever a piece is placed nearby.
     pub(super) closes: Option<Closed>,
+    /// How many seams it closes across a missed corner besides (see `spanning`): they count
+    /// towards the junction closure but are not mates.
+    pub(super) spans: usize,
 }
 
 pub(super) struct Grower<'a> {
@@ -128,6 +131,7 @@ impl<'a> Grower<'a> {
                     mutual,
                     shaped,
                     closes: None,
+                    spans: 0,
                 }),
             }
         }
@@ -149,10 +153,11 @@ impl<'a> Grower<'a> {
                 let Some(closes) = &q.closes else {
                     continue;
                 };
-                if closes.is_empty() || (!q.shaped && closes.len() < 2) {
+                let count = closes.len() + q.spans;
+                if closes.is_empty() || (!q.shaped && count < 2) {
                     continue;
                 }
-                let tier = match closes.len() {
+                let tier = match count {
                     1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
                     1 => 2,
                     _ => 0,
@@ -183,24 +188,26 @@ impl<'a> Grower<'a> {
             if self.proposals[j].iter().all(|q| q.closes.is_some()) {
                 continue;
             }
-            let outcomes: Vec<Option<Closed>> = self.proposals[j]
+            let outcomes: Vec<Option<(Closed, usize)>> = self.proposals[j]
                 .iter()
                 .map(|q| match &q.closes {
-                    Some(c) => Some(c.clone()),
+                    Some(c) => Some((c.clone(), q.spans)),
                     None => ClosureTest {
                         shapes: self.shapes,
                         table: self.table,
                         tol_end: self.tol_end,
                         pockets: self.pockets,
                     }
-                    .run(&self.grid, g, j, &q.pose),
+                    .run(&self.grid, g, j, &q.pose)
+                    .map(|(closed, spans)| (closed, spans.len())),
                 })
                 .collect();
             let before = self.proposals[j].len();
             let mut kept = Vec::with_capacity(before);
             for (mut q, outcome) in self.proposals[j].drain(..).zip(outcomes) {
-                if let Some(c) = outcome {
+                if let Some((c, spans)) = outcome {
                     q.closes = Some(c);
+                    q.spans = spans;
                     kept.push(q);
                 }
             }

@@ -5,11 +5,12 @@
 //! more agreeing matings, and no overlap or gap anywhere along the new seam, merge them.
 //! Clusters of different puzzles (mixed sets) yield only scattered, disagreeing matings.
 
-use super::closure::{Closed, ClosureTest, POCKET_NEAR};
+use super::closure::{Closed, ClosureTest};
 use super::geometry::{fit_rigid, pose_difference, Pose};
 use super::grow::{Growth, ANGLE_TOLERANCE, POSE_FRACTION};
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
+use super::pocket::POCKET_NEAR;
 use super::relax::relax;
 use super::shapes::Shapes;
 

@@ -367,8 +367,9 @@ fn missing_and_extraneous_pieces_end_to_end() {
 /// four-sided model. With reflex corners dropped (`CriticalOptions::convex_only`): 100, 82.1,
 /// 88.9, 94.6, 54.1, 86.8 % (mean 84.4 %). With straight chainlets mated where the cut has
 /// interior straight sides (`assembly::straight`) and cluster merges refitted: 100, 82.1,
-/// 94.4, 100, 81.1, 100 % (mean 93.0 %, fewest placed 17). The issue asks for 100 %; this
-/// floor guards the progress.
+/// 94.4, 100, 81.1, 100 % (mean 93.0 %, fewest placed 17). With seams across a missed corner
+/// (`assembly::spanning`): 100, 87.2, 94.4, 100, 81.1, 100 % (mean 93.8 %). The issue asks for
+/// 100 %; this floor guards the progress.
 #[test]
 fn irregular_20_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -377,7 +378,7 @@ fn irregular_20_scans_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 17 && mean >= 0.9,
+        fewest >= 17 && mean >= 0.92,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
@@ -390,7 +391,9 @@ fn irregular_20_scans_end_to_end() {
 /// segmentation's outline wobbled 1–3 px along the shadow sides and the low corner floors took
 /// each bump for a corner (714 false corners on seeds 1–10 against 61 on the same seeds'
 /// scans; 85 after). With straight chainlets mated (`assembly::straight`): 43.2, 92.3, 100,
-/// 83.8, 64.9, 100 % (mean 80.7 %, fewest placed 12).
+/// 83.8, 64.9, 100 % (mean 80.7 %, fewest placed 12). With damaged seams weighed together,
+/// seams across a missed corner and the border line (session 10): 43.2, 92.3, 100, 91.9, 73.0,
+/// 100 % (mean 83.4 %).
 #[test]
 fn irregular_20_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -400,14 +403,16 @@ fn irregular_20_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 11 && mean >= 0.75,
+        fewest >= 11 && mean >= 0.8,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
 
 /// 100 irregular pieces: seeds 1 and 2 measured 65.8 and 72.4 % (91 and 94 placed, 7 clusters
 /// each); 21.7 and 45.3 % before the lobe test. With straight chainlets mated
-/// (`assembly::straight`): 88.3 and 98.7 % (95 and 99 placed, 2 and 1 clusters).
+/// (`assembly::straight`): 88.3 and 98.7 % (95 and 99 placed, 2 and 1 clusters). With seams
+/// across a missed corner, the border line and honest seam Δ (session 10): 98.3 and 98.7 %
+/// (99 placed each, 1 cluster each).
 #[test]
 fn irregular_100_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 100, 0);
@@ -416,7 +421,7 @@ fn irregular_100_scans_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
     assert!(
-        fewest >= 93 && mean >= 0.88,
+        fewest >= 98 && mean >= 0.97,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
