@@ -111,8 +111,8 @@ pub fn mating_table(
     }
     let straight = super::straight::straight_matings(shapes, delta_threshold, &colours);
     MatingTable {
-        straight_seams: super::straight::has_interior_straight_sides(shapes),
-        straight,
+        straight_seams: straight.is_some(),
+        straight: straight.unwrap_or_else(|| vec![Vec::new(); shapes.chainlets.len()]),
         per_chainlet,
         delta_threshold,
         delta_typical: typical.max(0.05) * super::shapes::SAMPLES as f64,
