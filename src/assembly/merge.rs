@@ -130,15 +130,17 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
     // motion is fitted to every seam the two clusters would close, and tested again.
     let mut motion = m.pose;
     let mut seams = seams_at(&test, &grid, g, &from, &motion);
-    let refit = refit_motion(shapes, &test, &grid, g, &from, &m.pose, false);
+    let mut refit = None;
     if seams.is_none() {
+        refit = refit_motion(shapes, &test, &grid, g, &from, &m.pose, false);
         if let Some(refit) = refit {
             motion = refit;
             seams = seams_at(&test, &grid, g, &from, &motion);
         }
     }
     if seams.is_none() {
-        // Weighed as a whole (see [`MAX_DAMAGED_SHARE`]), at the better of the two motions.
+        // Weighed as a whole (see [`MAX_DAMAGED_SHARE`]), at the best of three motions: the
+        // matings', the refit one, and one fitted to the table's matings only.
         let whole =
             |motion: Pose| Some((motion, damaged_seams_at(&test, &grid, g, &from, &motion)?));
         let tabled = refit_motion(shapes, &test, &grid, g, &from, &m.pose, true);
@@ -215,11 +217,11 @@ fn damaged_seams_at(
     motion: &Pose,
 ) -> Option<Closed> {
     let (mut good, mut open) = (Vec::new(), 0);
-    let near = POCKET_NEAR * test.limit();
+    let near_limit = POCKET_NEAR * test.limit();
     for &i in from {
         let pose = motion * g.placed[i].as_ref().expect("member").pose;
         let seams = test.seams_at(grid, g, i, &pose)?;
-        let (near, far): (Closed, Closed) = seams.open.into_iter().partition(|s| s.2 <= near);
+        let (near, far): (Closed, Closed) = seams.open.into_iter().partition(|s| s.2 <= near_limit);
         good.extend(seams.good);
         good.extend(near);
         open += far.len();

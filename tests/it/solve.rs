@@ -11,8 +11,8 @@ use jigsaw::chain::ChainCode;
 use jigsaw::piece_set::{Chainlet, CriticalKind, CriticalPoint, Piece, PieceSet};
 use jigsaw::score::synthetic::score;
 use jigsaw::synth::truth::Truth;
-use jigsaw::synth::{generate, Kind, Params};
-use jigsaw::vision::{trace_images, PipelineOptions};
+use jigsaw::synth::{generate, Kind, Output, Params};
+use jigsaw::vision::{trace_images, PipelineOptions, TraceRun};
 
 fn puzzle(kind: Kind, pieces: usize, seed: u64, px: f64, missing: usize, extra: usize) -> Truth {
     let mut p = Params::new(kind, pieces, seed);
@@ -192,6 +192,19 @@ fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, u
     end_to_end(&p, &PipelineOptions::default(), seeds)
 }
 
+/// The puzzle `p` generated, its images written under `at`, and traced by the front end.
+fn rendered_and_traced(
+    p: &Params,
+    options: &PipelineOptions,
+    at: &std::path::Path,
+) -> (Output, TraceRun) {
+    let out = generate(p).expect("generates");
+    jigsaw::synth::write(&out, at, false).expect("writes");
+    let files: Vec<_> = out.images.iter().map(|i| at.join(&i.name)).collect();
+    let run = trace_images(&files, options, &|_| {});
+    (out, run)
+}
+
 /// Mean neighbour accuracy and fewest pieces placed over `seeds` of the puzzle `params`.
 fn end_to_end(params: &Params, options: &PipelineOptions, seeds: &[u64]) -> (f64, usize) {
     let dir = scratch();
@@ -199,11 +212,7 @@ fn end_to_end(params: &Params, options: &PipelineOptions, seeds: &[u64]) -> (f64
     for &seed in seeds {
         let mut p = params.clone();
         p.seed = seed;
-        let out = generate(&p).expect("generates");
-        let at = dir.path().join(format!("seed-{seed}"));
-        jigsaw::synth::write(&out, &at, false).expect("writes");
-        let files: Vec<_> = out.images.iter().map(|i| at.join(&i.name)).collect();
-        let run = trace_images(&files, options, &|_| {});
+        let (out, run) = rendered_and_traced(&p, options, &dir.path().join(format!("seed-{seed}")));
         assert!(run.failures.is_empty(), "{:?}", run.failures);
         assert_eq!(
             run.set.pieces.len(),
@@ -281,15 +290,8 @@ fn pieces_damaged_by_white_print_still_join() {
     let mut p = Params::new(Kind::Classic, 100, 30);
     p.px_per_piece = 120.0;
     p.style = jigsaw::synth::Style::Photo;
-    let out = generate(&p).expect("generates");
     let dir = scratch();
-    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-    let files: Vec<_> = out
-        .images
-        .iter()
-        .map(|i| dir.path().join(&i.name))
-        .collect();
-    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+    let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
     let report = assemble(&run.set);
     let s = score(&report.assembly, &out.truth).expect("scores");
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
@@ -340,14 +342,7 @@ fn missing_and_extraneous_pieces_end_to_end() {
     p.px_per_piece = 150.0;
     p.missing = 3;
     p.extra = 3;
-    let out = generate(&p).expect("generates");
-    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-    let files: Vec<_> = out
-        .images
-        .iter()
-        .map(|i| dir.path().join(&i.name))
-        .collect();
-    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
+    let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
     assert_eq!(
         run.set.pieces.len(),
         100,

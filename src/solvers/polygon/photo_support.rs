@@ -246,7 +246,6 @@ impl<'a> Support<'a> {
     /// Every acceptable edit of `poly` (whose unsupported length is `cost`) with its
     /// unsupported length.
     fn edits(&self, poly: &[Pt], cost: f64) -> Vec<(Vec<Pt>, f64)> {
-        let m = poly.len();
         let area = signed_area(poly);
         let mut out = Vec::new();
         let mut consider = |next: Vec<Pt>, extension: Option<[(Pt, Pt); 2]>| {
@@ -274,24 +273,58 @@ impl<'a> Support<'a> {
                 out.push((next, next_cost));
             }
         };
-        for k in 0..m {
-            // Drop one or two sides from vertex k on; their neighbours meet.
-            for drop in 1..=2usize {
-                if m - drop < 3 {
-                    continue;
-                }
-                let before = (poly[(k + m - 1) % m], poly[k]);
-                let after = (poly[(k + drop) % m], poly[(k + drop + 1) % m]);
-                let Some(x) = line_cross(before, after) else {
-                    continue;
-                };
-                let next = replace(poly, k, drop + 1, &[x]);
-                let grows = signed_area(&next).abs() > area.abs();
-                consider(next, grows.then_some([(before.1, x), (x, after.0)]));
-            }
+        for d in side_drops(poly) {
+            let grows = signed_area(&d.next).abs() > area.abs();
+            consider(
+                d.next,
+                grows.then_some([(d.before.1, d.corner), (d.corner, d.after.0)]),
+            );
         }
         out
     }
+}
+
+/// One or two sides dropped from vertex `k` on, the sides before and after extended to meet.
+pub(super) struct SideDrop {
+    /// Which drop it is: only the support diagnosis (`photo_support_tests`) prints them.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub k: usize,
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub drop: usize,
+    /// The side ending at vertex `k`, and the one starting after the dropped ones.
+    pub before: (Pt, Pt),
+    pub after: (Pt, Pt),
+    /// Where their lines meet: the new vertex.
+    pub corner: Pt,
+    pub next: Vec<Pt>,
+}
+
+/// Every [`SideDrop`] of `poly` that leaves at least a triangle and whose extended sides meet.
+pub(super) fn side_drops(poly: &[Pt]) -> Vec<SideDrop> {
+    let m = poly.len();
+    let mut out = Vec::new();
+    for k in 0..m {
+        for drop in 1..=2usize {
+            if m - drop < 3 {
+                continue;
+            }
+            let before = (poly[(k + m - 1) % m], poly[k]);
+            let after = (poly[(k + drop) % m], poly[(k + drop + 1) % m]);
+            let Some(corner) = line_cross(before, after) else {
+                continue;
+            };
+            let next = replace(poly, k, drop + 1, &[corner]);
+            out.push(SideDrop {
+                k,
+                drop,
+                before,
+                after,
+                corner,
+                next,
+            });
+        }
+    }
+    out
 }
 
 /// The strongest peak of the colour gradient within [`SUPPORT_OFFSET`] of `p` along `n`.

@@ -185,55 +185,51 @@ fn support_diagnosis() {
                 support.weak_strength,
                 poly
             );
-            let m = poly.len();
             let area = signed_area(&poly);
-            for k in 0..m {
-                for drop in 1..=2usize {
-                    if m - drop < 3 {
-                        continue;
-                    }
-                    let before = (poly[(k + m - 1) % m], poly[k]);
-                    let after = (poly[(k + drop) % m], poly[(k + drop + 1) % m]);
-                    let Some(x) = line_cross(before, after) else {
-                        continue;
-                    };
-                    let next = replace(&poly, k, drop + 1, &[x]);
-                    let grows = signed_area(&next).abs() > area.abs();
-                    let next_cost = support.unsupported(&next);
-                    if !plausible(&poly, &next, area) {
-                        continue;
-                    }
-                    let segs = [(before.1, x), (x, after.0)];
-                    let extended: f64 = segs
-                        .iter()
-                        .map(|&(a, b)| support.unsupported_between(a, b))
-                        .sum();
-                    let cuts: Vec<bool> = segs
-                        .iter()
-                        .map(|&(a, b)| support.continues_cut(a, b))
-                        .collect();
-                    if grows && cuts.iter().any(|c| !c) && std::env::var("SUPPORT_PEAKS").is_ok() {
-                        for &(a, b) in &segs {
-                            let n = normal(unit(sub(b, a)), support.orientation);
-                            let found: Vec<String> = side_samples(a, b, CORNER_SKIP)
-                                .map(|(p, _)| {
-                                    edge_peaks(p, n, &img, SUPPORT_REACH)
-                                        .iter()
-                                        .map(|e| format!("{:+.1}:{:.0}", e.offset, e.strength))
-                                        .collect::<Vec<_>>()
-                                        .join(" ")
-                                })
-                                .collect();
-                            println!("      peaks {found:?}");
-                        }
-                    }
-                    println!(
-                        "   k {k} drop {drop} grows {grows} -> {x:.1?}: cost {next_cost:.0} \
-                         (extended {extended:.0}) cuts {cuts:?} lens {:.1} {:.1}",
-                        dist(before.1, x),
-                        dist(x, after.0)
-                    );
+            for SideDrop {
+                k,
+                drop,
+                before,
+                after,
+                corner: x,
+                next,
+            } in side_drops(&poly)
+            {
+                let grows = signed_area(&next).abs() > area.abs();
+                let next_cost = support.unsupported(&next);
+                if !plausible(&poly, &next, area) {
+                    continue;
                 }
+                let segs = [(before.1, x), (x, after.0)];
+                let extended: f64 = segs
+                    .iter()
+                    .map(|&(a, b)| support.unsupported_between(a, b))
+                    .sum();
+                let cuts: Vec<bool> = segs
+                    .iter()
+                    .map(|&(a, b)| support.continues_cut(a, b))
+                    .collect();
+                if grows && cuts.iter().any(|c| !c) && std::env::var("SUPPORT_PEAKS").is_ok() {
+                    for &(a, b) in &segs {
+                        let n = normal(unit(sub(b, a)), support.orientation);
+                        let found: Vec<String> = side_samples(a, b, CORNER_SKIP)
+                            .map(|(p, _)| {
+                                edge_peaks(p, n, &img, SUPPORT_REACH)
+                                    .iter()
+                                    .map(|e| format!("{:+.1}:{:.0}", e.offset, e.strength))
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .collect();
+                        println!("      peaks {found:?}");
+                    }
+                }
+                println!(
+                    "   k {k} drop {drop} grows {grows} -> {x:.1?}: cost {next_cost:.0} \
+                     (extended {extended:.0}) cuts {cuts:?} lens {:.1} {:.1}",
+                    dist(before.1, x),
+                    dist(x, after.0)
+                );
             }
         }
     }
