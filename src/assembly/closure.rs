@@ -87,12 +87,13 @@ impl ClosureTest<'_> {
             return None;
         }
         let fitted = (pairs.len() >= 2).then(|| joint_fit(self.shapes, g, &pairs, pose));
-        let trimmed = fitted.and_then(|f| self.trimmed_fit(g, &pairs, &f));
-        let (closed, spans) = fitted
-            .iter()
-            .chain(std::iter::once(pose))
-            .chain(trimmed.iter())
-            .find_map(|at| self.check_at(&near, &pairs, g, piece, at))?;
+        // The trimmed fit only if neither of the others passes.
+        let trimmed = std::iter::once_with(|| fitted.and_then(|f| self.trimmed_fit(g, &pairs, &f)));
+        let (at, (closed, spans)) = fitted
+            .into_iter()
+            .chain(std::iter::once(*pose))
+            .chain(trimmed.flatten())
+            .find_map(|at| Some((at, self.check_at(&near, &pairs, g, piece, &at)?)))?;
         // Δ where the piece will be placed (see `grow::extend`): fitted to the closed seams
         // alone, or the proposal itself for one seam. A pose fitted to a gaping seam too may
         // be where the test passed, but a seam's Δ there is not the piece's.
@@ -101,6 +102,9 @@ impl ClosureTest<'_> {
         } else {
             *pose
         };
+        if placed == at {
+            return Some((closed, spans));
+        }
         let closed = closed
             .into_iter()
             .map(|(a, b, _)| (a, b, self.seam_delta(g, a, b, &placed)))
