@@ -50,6 +50,9 @@ pub struct Placed {
     pub supports: usize,
     /// Its Δ relative to the next-best alternative (smaller is surer), 1 if none.
     pub merit: f64,
+    /// Of `supports`, the seams across a missed corner (see `spanning`): they hold the piece
+    /// though no mate records them.
+    pub spans: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +119,7 @@ pub fn grow_from(
             cluster,
             supports: 0,
             merit: 1.0,
+            spans: 0,
         });
         grower.members.push(seed);
         grower.grid.insert(seed, &shapes.pieces[seed].centroid);
@@ -182,6 +186,7 @@ fn extend(grower: &mut Grower, g: &mut Growth, cluster: u32, sequence: &mut u32,
             cluster,
             supports: closed.len() + proposal.spans,
             merit: proposal.merit,
+            spans: proposal.spans,
         });
         grower.members.push(piece);
         grower

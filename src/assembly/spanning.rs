@@ -192,6 +192,7 @@ mod tests {
             cluster: 0,
             supports: 1,
             merit: 1.0,
+            spans: 0,
         };
         let g = Growth {
             placed: vec![Some(placed(1)), Some(placed(2)), None],

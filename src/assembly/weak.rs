@@ -113,7 +113,10 @@ fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> 
                     .iter()
                     .filter_map(|&c| g.mate_of[c].map(|m| m.1))
                     .collect();
-                mates.len() == 1 && mates[0] > limit
+                // A piece that also closed a seam across a missed corner is held on two
+                // sides, though only one is a recorded mate.
+                let spans = g.placed[p].as_ref().map_or(0, |q| q.spans);
+                mates.len() == 1 && mates[0] > limit && spans == 0
             })
             .collect();
         if leaves.is_empty() {
@@ -165,6 +168,7 @@ mod tests {
             cluster,
             supports: 1,
             merit: 1.0,
+            spans: 0,
         });
     }
 
