@@ -154,10 +154,18 @@ impl<'a> Grower<'a> {
                     continue;
                 };
                 let count = closes.len() + q.spans;
-                if closes.is_empty() || (!q.shaped && count < 2) {
+                // A straight mating alone slides along its mate and fits many straight sides,
+                // so growth never takes one; once growth has stopped, one that is mutual and
+                // unambiguous is taken last: where missed corners leave a region of an
+                // irregular cut joined to the rest by straight seams only, nothing else
+                // reaches it (irregular 20 scans seeds 1–20: mean 95.8 → 99.2 %).
+                let lone_straight = !q.shaped && count < 2;
+                let sure_straight = self.pockets && q.mutual && q.merit <= AMBIGUOUS_MERIT;
+                if closes.is_empty() || (lone_straight && !sure_straight) {
                     continue;
                 }
                 let tier = match count {
+                    1 if lone_straight => 3,
                     1 if q.mutual && q.merit <= AMBIGUOUS_MERIT => 1,
                     1 => 2,
                     _ => 0,

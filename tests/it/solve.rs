@@ -363,8 +363,8 @@ fn missing_and_extraneous_pieces_end_to_end() {
 /// 88.9, 94.6, 54.1, 86.8 % (mean 84.4 %). With straight chainlets mated where the cut has
 /// interior straight sides (`assembly::straight`) and cluster merges refitted: 100, 82.1,
 /// 94.4, 100, 81.1, 100 % (mean 93.0 %, fewest placed 17). With seams across a missed corner
-/// (`assembly::spanning`): 100, 87.2, 94.4, 100, 81.1, 100 % (mean 93.8 %). The issue asks for
-/// 100 %; this floor guards the progress.
+/// (`assembly::spanning`): 100, 87.2, 94.4, 100, 81.1, 100 % (mean 93.8 %). With a lone
+/// straight mating taken once growth stops (`assembly::grower`, session 11): all six 100 %.
 #[test]
 fn irregular_20_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -373,7 +373,7 @@ fn irregular_20_scans_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 17 && mean >= 0.92,
+        fewest >= 20 && mean >= 0.99,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
@@ -388,7 +388,8 @@ fn irregular_20_scans_end_to_end() {
 /// scans; 85 after). With straight chainlets mated (`assembly::straight`): 43.2, 92.3, 100,
 /// 83.8, 64.9, 100 % (mean 80.7 %, fewest placed 12). With damaged seams weighed together,
 /// seams across a missed corner and the border line (session 10): 43.2, 92.3, 100, 91.9, 73.0,
-/// 100 % (mean 83.4 %).
+/// 100 % (mean 83.4 %). With a lone straight mating taken once growth stops (session 11):
+/// 43.2, 100, 100, 100, 100, 100 % (mean 90.5 %, fewest placed 16).
 #[test]
 fn irregular_20_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -398,7 +399,7 @@ fn irregular_20_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 11 && mean >= 0.8,
+        fewest >= 16 && mean >= 0.9,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
@@ -407,7 +408,8 @@ fn irregular_20_photos_end_to_end() {
 /// each); 21.7 and 45.3 % before the lobe test. With straight chainlets mated
 /// (`assembly::straight`): 88.3 and 98.7 % (95 and 99 placed, 2 and 1 clusters). With seams
 /// across a missed corner, the border line and honest seam Δ (session 10): 98.3 and 98.7 %
-/// (99 placed each, 1 cluster each).
+/// (99 placed each, 1 cluster each). With a leaf held by a seam across a missed corner kept
+/// and a lone straight mating taken once growth stops (session 11): 100 and 100 %.
 #[test]
 fn irregular_100_scans_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 100, 0);
@@ -416,7 +418,7 @@ fn irregular_100_scans_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
     assert!(
-        fewest >= 98 && mean >= 0.97,
+        fewest >= 100 && mean >= 0.995,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
@@ -425,8 +427,9 @@ fn irregular_100_scans_end_to_end() {
 fn irregular_20_from_true_corners() {
     let truth = puzzle(Kind::Irregular, 20, 4, 160.0, 0, 0);
     let (_, s) = solve_truth(&truth);
-    // Measured 94.6 % (one piece left out); regression floor, target 100 %.
-    assert!(s.neighbour_accuracy >= 0.9, "{}", s.summary());
+    // Measured 94.6 % (one piece left out); 100 % since a lone straight mating is taken once
+    // growth stops (session 11).
+    assert!(s.neighbour_accuracy >= 0.999, "{}", s.summary());
 }
 
 #[test]
