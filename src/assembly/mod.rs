@@ -72,6 +72,8 @@ pub struct AssemblyReport {
     pub mean_candidates: f64,
     /// Secondary critical points added where Type II matings end (see [`partial`]).
     pub secondary_points: usize,
+    /// False critical points removed where chainlets joined match another piece's chainlet.
+    pub false_corners_removed: usize,
     /// The piece set with those points, when there are any: the mates in the assembly table
     /// name its chainlets, so the dumps must be written from it.
     #[serde(skip)]
@@ -149,7 +151,8 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         chainlets_with_candidates: cands.iter().filter(|c| !c.is_empty()).count(),
         chainlets_with_matings: table.per_chainlet.iter().filter(|m| !m.is_empty()).count(),
         mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64 / shaped.max(1) as f64,
-        secondary_points: refined.as_ref().map_or(0, |r| r.1),
+        secondary_points: refined.as_ref().map_or(0, |r| r.1.added),
+        false_corners_removed: refined.as_ref().map_or(0, |r| r.1.removed),
         piece_set: refined.map(|r| r.0),
     }
 }

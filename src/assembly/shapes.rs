@@ -239,7 +239,7 @@ fn depth_inside(polygon: &[P2], p: &P2) -> f64 {
     }
 }
 
-fn is_straight(samples: &[P2]) -> bool {
+pub(super) fn is_straight(samples: &[P2]) -> bool {
     let (a, b) = (samples[0], samples[samples.len() - 1]);
     let chord = (b - a).norm();
     if chord < 1.0 {

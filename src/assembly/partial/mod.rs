@@ -17,6 +17,7 @@
 //! where the shorter one ends, and the chainlets are cut there, so the two portions become
 //! chainlets that mate in full (Type I) and junction closure handles them like any other.
 
+mod joined;
 mod portion;
 
 use super::candidates::precision_of;
@@ -62,29 +63,42 @@ pub struct Cut {
     pub index: usize,
 }
 
-/// `set` with secondary critical points where unambiguous Type II matings end, and its
-/// chainlets re-cut at them; `None` when there are none.
+/// `set` with secondary critical points where unambiguous Type II matings end, and false
+/// ones removed where a run of chainlets matches another piece's chainlet joined (see
+/// [`joined`], irregular cuts only), its chainlets re-cut; `None` when nothing changed.
 pub fn split_at_partial_matings(
     set: &PieceSet,
     shapes: &Shapes,
     table: &MatingTable,
-) -> Option<(PieceSet, usize)> {
+) -> Option<(PieceSet, Revisions)> {
     let cuts = secondary_cuts(shapes, table);
-    if cuts.is_empty() {
+    let false_corners = if table.straight_seams {
+        joined::false_corners(shapes, &table.per_chainlet, table.delta_typical)
+    } else {
+        Vec::new()
+    };
+    if cuts.is_empty() && false_corners.is_empty() {
         return None;
     }
     let mut out = set.clone();
-    let mut added = 0;
+    let mut revised = Revisions::default();
     for (pi, piece) in out.pieces.iter_mut().enumerate() {
         let n = piece.chain.len();
-        let mine: Vec<usize> = cuts
-            .iter()
-            .filter(|c| c.piece == pi)
-            .map(|c| c.index % n.max(1))
-            .collect();
-        if mine.is_empty() || n == 0 {
+        let on_piece = |list: &[Cut]| -> Vec<usize> {
+            list.iter()
+                .filter(|c| c.piece == pi)
+                .map(|c| c.index % n.max(1))
+                .collect()
+        };
+        let (mine, gone) = (on_piece(&cuts), on_piece(&false_corners));
+        if (mine.is_empty() && gone.is_empty()) || n == 0 {
             continue;
         }
+        let before = piece.critical_points.len();
+        piece
+            .critical_points
+            .retain(|c| !gone.contains(&(c.index % n)));
+        revised.removed += before - piece.critical_points.len();
         let unit = grid_unit(&piece.chain, piece.bbox);
         for index in mine {
             if piece.critical_points.iter().any(|c| c.index == index) {
@@ -98,13 +112,22 @@ pub fn split_at_partial_matings(
                 angle_deg: 0.0,
                 kind: CriticalKind::Secondary,
             });
-            added += 1;
+            revised.added += 1;
         }
         piece.critical_points.sort_by_key(|c| c.index);
         piece.chainlets =
             crate::vision::chainlets_between(piece.id, &piece.chain, &piece.critical_points, unit);
     }
-    (added > 0).then_some((out, added))
+    (revised.added + revised.removed > 0).then_some((out, revised))
+}
+
+/// How [`split_at_partial_matings`] revised the critical points.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Revisions {
+    /// Secondary critical points added where Type II matings end.
+    pub added: usize,
+    /// False critical points removed between joined chainlets.
+    pub removed: usize,
 }
 
 /// The grid spacing the chain was traced at (`jigsaw trace --grid`), from its extent
