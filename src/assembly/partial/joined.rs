@@ -125,7 +125,6 @@ fn best_mate(
         .filter(|(b, cb)| {
             cb.piece != a.piece
                 && !mated[*b]
-                && !(cb.straight && a.straight)
                 && (cb.length - a.length).abs() <= LENGTH_TOLERANCE * a.length
         })
         .filter_map(|(b, cb)| {
