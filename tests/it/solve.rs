@@ -389,7 +389,9 @@ fn irregular_20_scans_end_to_end() {
 /// 83.8, 64.9, 100 % (mean 80.7 %, fewest placed 12). With damaged seams weighed together,
 /// seams across a missed corner and the border line (session 10): 43.2, 92.3, 100, 91.9, 73.0,
 /// 100 % (mean 83.4 %). With a lone straight mating taken once growth stops (session 11):
-/// 43.2, 100, 100, 100, 100, 100 % (mean 90.5 %, fewest placed 16).
+/// 43.2, 100, 100, 100, 100, 100 % (mean 90.5 %, fewest placed 16). With false corners
+/// removed where chainlets joined match (`assembly::partial::joined`): 64.9, 100, 100, 100,
+/// 100, 100 % (mean 94.2 %, fewest placed 17).
 #[test]
 fn irregular_20_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 20, 0);
@@ -399,7 +401,7 @@ fn irregular_20_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
     assert!(
-        fewest >= 16 && mean >= 0.9,
+        fewest >= 17 && mean >= 0.94,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
