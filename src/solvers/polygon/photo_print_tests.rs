@@ -76,6 +76,52 @@ fn a_symmetric_piece_placed_upside_down_is_turned_by_its_print() {
 }
 
 #[test]
+fn a_pose_is_judged_by_its_hue_when_the_light_differs() {
+    // The rectangle lies in a dimmer part of its photograph (75 % of the light) than its
+    // neighbour: in its right pose its print still differs from the neighbour's by the
+    // brightness, which RGB alone does not tell from a wrong pose's print; the hue does.
+    let lit = RgbImage::from_fn(120, 60, |x, y| {
+        print(f64::from(x) + 0.5, f64::from(y) + 0.5)
+    });
+    let dim = RgbImage::from_fn(120, 60, |x, y| {
+        let c = print(f64::from(x) + 0.5, f64::from(y) + 0.5).0;
+        image::Rgb(c.map(|v| (0.75 * f64::from(v)) as u8))
+    });
+    let polygons = vec![scalene(), rectangle()];
+    let solution = Solution {
+        placements: vec![
+            placed(0, &scalene(), false, 0.0, [0.0, 0.0]),
+            placed(1, &rectangle(), false, 180.0, [140.0, 50.0]),
+        ],
+    };
+    let paths = vec![Some("lit".to_string()), Some("dim".to_string())];
+    let load = |p: &str| Some(if p == "lit" { lit.clone() } else { dim.clone() });
+    let images = read_once(&paths, load);
+    let image_of = |k: usize| image_at(&paths, &images, k);
+    let poses = symmetric_poses(&rectangle(), &solution.placements[1], 1.0);
+    let diff = |i: usize| {
+        print_mismatch(1, &poses[i], &rectangle(), &solution.placements, &image_of).unwrap()
+    };
+    let right = (1..poses.len())
+        .find(|&i| !poses[i].mirror && poses[i].rotation.abs() < 1.0)
+        .expect("the right pose is among the symmetric ones");
+    let (wrong, right) = (diff(0), diff(right));
+    assert!(
+        right.rgb >= CLEARLY_BETTER * wrong.rgb,
+        "{right:?} {wrong:?}"
+    );
+    assert!(
+        right.hue < CLEARLY_BETTER * wrong.hue,
+        "{right:?} {wrong:?}"
+    );
+    let settled = settle(&paths, &polygons, &solution, 1.0, load);
+    let turned = &settled.placements[1];
+    for (v, p) in turned.vertices.iter().zip(rectangle()) {
+        assert!(dist(*v, p) < 1e-6, "{turned:?}");
+    }
+}
+
+#[test]
 fn a_right_pose_is_kept() {
     let img = RgbImage::from_fn(120, 60, |x, y| {
         print(f64::from(x) + 0.5, f64::from(y) + 0.5)

@@ -62,6 +62,65 @@ fn a_white_corner_on_white_paper_is_completed_along_its_rim() {
 }
 
 #[test]
+fn a_white_notch_on_white_paper_is_filled_along_its_rim() {
+    // The face is white, as the paper, in the patch x ∈ [32, 48), y < 32 at its top side:
+    // the polygon followed the print's edge 12 px down into the face. Only the rim shows
+    // the cut along the top.
+    let img = photo(|x, y| {
+        if (32..48).contains(&x) && y < 32 {
+            WHITE
+        } else {
+            FACE
+        }
+    });
+    let notched = [
+        [20.0, 20.0],
+        [32.0, 20.0],
+        [32.0, 32.0],
+        [48.0, 32.0],
+        [48.0, 20.0],
+        [60.0, 20.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    // The square, possibly with a vertex left on its top side (flat: no corner to the solver).
+    let out = supported_polygon(&notched, &img);
+    let on_square = |p: &Pt| {
+        (0..4).any(|i| {
+            crate::solvers::polygon::geometry::dist_to_segment(*p, SQUARE[i], SQUARE[(i + 1) % 4])
+                <= 1.0
+        })
+    };
+    assert!(
+        SQUARE
+            .iter()
+            .all(|c| out.iter().any(|p| dist(*p, *c) <= 1.0))
+            && out.iter().all(on_square),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_real_notch_is_kept() {
+    // The piece has the notch: paper in it, no cut along its chord.
+    let inside = |x: u32, y: u32| {
+        (20..60).contains(&x) && (20..60).contains(&y) && !((32..48).contains(&x) && y < 32)
+    };
+    let img = photo_of(inside, |_, _| FACE);
+    let notched = vec![
+        [20.0, 20.0],
+        [32.0, 20.0],
+        [32.0, 32.0],
+        [48.0, 32.0],
+        [48.0, 20.0],
+        [60.0, 20.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    assert_eq!(supported_polygon(&notched, &img), notched);
+}
+
+#[test]
 fn a_needle_over_the_paper_is_dropped() {
     // A corner's rounded tip fitted as a short side nearly parallel to its neighbour: the
     // left side runs 18 px on over the paper to meet it.

@@ -116,10 +116,16 @@ fn rendered_scans_solve_end_to_end() {
 /// print across its cuts chose between the poses its outline allows (`photo::settle_by_print`);
 /// and 10:32 (held out), whose bent side kept a 1.3 px zigzag that made the piece non-simple
 /// until short sides were collapsed, and 10:61 (fresh), whose wrong solution fitted the
-/// outlines better until the print chose among the best fitting (`photo::choose_by_print`).
+/// outlines better until the print chose among the best fitting (`photo::choose_by_print`);
+/// and 14:65 (fresh), whose kite lay in a dimmer part of the photograph than its neighbours
+/// and stayed mirrored until the print was also compared with the brightness taken out, and
+/// 14:51 (fresh), whose white-topped piece notched 12 px into its face on white paper until
+/// notches whose chord shows the cut were filled (`photo_support`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (14, 65),
+        (14, 51),
         (10, 32),
         (10, 61),
         (12, 17),
