@@ -74,8 +74,8 @@ pub struct AssemblyReport {
     pub secondary_points: usize,
     /// False critical points removed where chainlets joined match another piece's chainlet.
     pub false_corners_removed: usize,
-    /// The piece set with those points, when there are any: the mates in the assembly table
-    /// name its chainlets, so the dumps must be written from it.
+    /// The piece set with its critical points revised (added or removed), when any were: the
+    /// mates in the assembly table name its chainlets, so the dumps must be written from it.
     #[serde(skip)]
     pub piece_set: Option<PieceSet>,
 }

@@ -108,22 +108,14 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
             if points.len() < 3 {
                 continue;
             }
-            let samples = resample(&points, SAMPLES);
-            let length = points.windows(2).map(|w| (w[1] - w[0]).norm()).sum();
-            let dense = resample(&points, DENSE_SAMPLES.min(points.len()).max(2));
             chainlet_ids.push(shapes.chainlets.len());
-            shapes.chainlets.push(ChainletShape {
-                piece: pi,
-                label: c.label.clone(),
-                start: s,
-                end: e,
-                straight: is_straight(&samples),
-                length,
+            shapes.chainlets.push(ChainletShape::from_points(
+                pi,
+                c.label.clone(),
+                (s, e),
                 points,
-                dense,
-                samples,
-                features: c.features.clone(),
-            });
+                c.features.clone(),
+            ));
         }
         let centroid = P2::new(piece.centroid[0], piece.centroid[1]);
         let centroid_depth = depth_inside(&polygon, &centroid);
@@ -147,6 +139,33 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
     }
     shapes.median_size = median_size(&shapes.pieces);
     shapes
+}
+
+impl ChainletShape {
+    /// The chainlet of piece `piece` along `points` (outline indices `start..=end`), sampled
+    /// as every chainlet is compared: the traced ones, and those the Type II search and the
+    /// false-corner search make of their portions and joined runs.
+    pub fn from_points(
+        piece: usize,
+        label: String,
+        (start, end): (usize, usize),
+        points: Vec<P2>,
+        features: ChainletFeatures,
+    ) -> Self {
+        let samples = resample(&points, SAMPLES);
+        ChainletShape {
+            piece,
+            label,
+            start,
+            end,
+            straight: is_straight(&samples),
+            length: points.windows(2).map(|w| (w[1] - w[0]).norm()).sum(),
+            dense: resample(&points, DENSE_SAMPLES.min(points.len()).max(2)),
+            samples,
+            points,
+            features,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -99,7 +99,9 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
 
 /// Pieces hanging on one mating only (a leaf of the cluster) whose Δ is worse than `limit`,
 /// peeled off repeatedly: a tail of pieces grown along single weak matings after the cluster's
-/// true growth stopped. A true piece of a grid or an irregular tessellation ends with two or
+/// true growth stopped. A piece that also closed a seam across a missed corner when it joined
+/// (`Placed::spans`, see `spanning`) is not a leaf; that count is taken when it joins and not
+/// revised if the piece across the seam is peeled later. A true piece of a grid or an irregular tessellation ends with two or
 /// more mates once its neighbours are placed; a lone edge piece beside a hole keeps its place
 /// if its one mating is as good as the confirmed ones.
 fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> {

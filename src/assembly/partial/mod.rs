@@ -56,7 +56,8 @@ const OVERLAP_FRACTION: f64 = 0.04;
 /// nothing: the two ends are the same junction.
 const MIN_SEPARATION: f64 = 0.5;
 
-/// A secondary critical point: piece index in the set and chain index on its outline.
+/// A critical point to add (a secondary one) or to remove (a false corner): piece index in
+/// the set and chain index on its outline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cut {
     pub piece: usize,

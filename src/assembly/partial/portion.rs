@@ -1,8 +1,8 @@
 //! Fixed-length initial and terminal portions of chainlets and their subfeature vectors
 //! (Freeman & Garder, "Feature determination and classification").
 
-use super::super::geometry::{resample, P2};
-use super::super::shapes::{ChainletShape, DENSE_SAMPLES, SAMPLES};
+use super::super::geometry::P2;
+use super::super::shapes::ChainletShape;
 use crate::features::features_of_points;
 
 /// Which end of a chainlet a portion starts from.
@@ -84,18 +84,9 @@ pub fn portion_after(
         End::Terminal => taken[0],
     };
     let stop = c.start + far;
-    let shape = ChainletShape {
-        piece: c.piece,
-        label: c.label.clone(),
-        start: c.start + taken[0],
-        end: c.start + taken[taken.len() - 1],
-        samples: resample(&points, SAMPLES),
-        dense: resample(&points, DENSE_SAMPLES.min(points.len()).max(2)),
-        length: walked,
-        features: c.features.clone(),
-        straight: false,
-        points,
-    };
+    let span = (c.start + taken[0], c.start + taken[taken.len() - 1]);
+    let shape =
+        ChainletShape::from_points(c.piece, c.label.clone(), span, points, c.features.clone());
     Some((shape, stop))
 }
 
@@ -126,18 +117,13 @@ mod tests {
     /// index 10.
     fn straight() -> ChainletShape {
         let points: Vec<P2> = (0..=100).map(|x| P2::new(x as f64, 0.0)).collect();
-        ChainletShape {
-            piece: 0,
-            label: "1.1".into(),
-            start: 10,
-            end: 110,
-            samples: resample(&points, SAMPLES),
-            dense: resample(&points, DENSE_SAMPLES),
-            length: 100.0,
-            features: ChainletFeatures::default(),
-            straight: true,
+        ChainletShape::from_points(
+            0,
+            "1.1".into(),
+            (10, 110),
             points,
-        }
+            ChainletFeatures::default(),
+        )
     }
 
     #[test]
@@ -176,13 +162,7 @@ mod tests {
         let dent: Vec<[f64; 2]> = bump.iter().rev().copied().collect();
         let shape = |pts: &[[f64; 2]]| {
             let points: Vec<P2> = pts.iter().map(|p| P2::new(p[0], p[1])).collect();
-            ChainletShape {
-                samples: resample(&points, SAMPLES),
-                dense: resample(&points, DENSE_SAMPLES),
-                length: 0.0,
-                points,
-                ..straight()
-            }
+            ChainletShape::from_points(0, "1.1".into(), (0, 40), points, Default::default())
         };
         let (f, g) = (subfeatures(&shape(&bump)), subfeatures(&shape(&dent)));
         let c = complement(&g);

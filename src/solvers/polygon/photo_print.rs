@@ -32,8 +32,9 @@ const STEP_PX: f64 = 1.5;
 const CORNER_PX: f64 = 6.0;
 /// A pose's print is judged on at least this many samples (shared sides long enough).
 const MIN_SAMPLES: usize = 12;
-/// Another pose replaces the solver's only when its median colour difference is below this
-/// fraction of the solver's pose's: a pose that merely ties keeps the solver's choice.
+/// Another pose replaces the solver's only when it is better by both colour measures and its
+/// median difference by at least one is below this fraction of the solver's pose's (see
+/// `Difference`): a pose that merely ties keeps the solver's choice.
 const CLEARLY_BETTER: f64 = 0.7;
 /// A sample's colour difference counts at most this much in a whole solution's mismatch:
 /// a wrong neighbour differs by tens to a hundred or more, a right one by the blur and noise.

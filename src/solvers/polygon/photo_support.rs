@@ -345,9 +345,13 @@ struct NotchFill {
 
 /// Most vertices a notch fill removes.
 const NOTCH_VERTICES: usize = 5;
+/// A notch is filled only this deep or deeper: a shallower dent is as likely the cut's own
+/// (filling 14:52's 1 px dent left its 14 pieces' placing errors to add up to 4 px, and the
+/// search found no solution).
+const NOTCH_DEPTH_PX: f64 = 3.0;
 
 /// Every [`NotchFill`] of `poly` removing 2 to [`NOTCH_VERTICES`] vertices that makes it
-/// larger, whose chord passes at least [`MIN_GAIN_PX`] outside the deepest of them and
+/// larger, whose chord passes at least [`NOTCH_DEPTH_PX`] outside the deepest of them and
 /// no more than [`SUPPORT_OFFSET`] inside any.
 fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
     let m = poly.len();
@@ -374,7 +378,7 @@ fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
                 })
                 .collect();
             if depths.iter().any(|&x| x < -SUPPORT_OFFSET)
-                || depths.iter().fold(0.0, |x: f64, &y| x.max(y)) < MIN_GAIN_PX
+                || depths.iter().fold(0.0, |x: f64, &y| x.max(y)) < NOTCH_DEPTH_PX
             {
                 continue;
             }
