@@ -23,7 +23,7 @@ mod portion;
 use super::candidates::precision_of;
 use super::compare::{compare_refined, overlaps};
 use super::matings::MatingTable;
-use super::shapes::Shapes;
+use super::shapes::{ChainletShape, Shapes};
 use crate::chain::ChainCode;
 use crate::piece_set::{CriticalKind, CriticalPoint, PieceSet};
 use portion::{complement, portion, portion_after, subfeatures, End, Subfeatures, SUBFEATURES};
@@ -72,12 +72,25 @@ pub fn split_at_partial_matings(
     shapes: &Shapes,
     table: &MatingTable,
 ) -> Option<(PieceSet, Revisions)> {
-    let cuts = secondary_cuts(shapes, table);
     let false_corners = if table.straight_seams {
         joined::false_corners(shapes, &table.per_chainlet, table.delta_typical)
     } else {
         Vec::new()
     };
+    // A Type II cut on a chainlet that a joined run takes in would cut what was just joined.
+    let joined_at = |c: &ChainletShape| {
+        false_corners
+            .iter()
+            .any(|f| f.piece == c.piece && (f.index == c.start || f.index == c.end))
+    };
+    let mut cuts = secondary_cuts(shapes, table);
+    cuts.retain(|cut| {
+        !shapes.pieces[cut.piece]
+            .chainlets
+            .iter()
+            .map(|&c| &shapes.chainlets[c])
+            .any(|c| joined_at(c) && within(c, cut.index, shapes.pieces[cut.piece].outline.len()))
+    });
     if cuts.is_empty() && false_corners.is_empty() {
         return None;
     }
@@ -120,6 +133,17 @@ pub fn split_at_partial_matings(
             crate::vision::chainlets_between(piece.id, &piece.chain, &piece.critical_points, unit);
     }
     (revised.added + revised.removed > 0).then_some((out, revised))
+}
+
+/// Whether outline index `i` lies on chainlet `c` (its ends included) of an outline of `n`.
+fn within(c: &ChainletShape, i: usize, n: usize) -> bool {
+    let n = n.max(1);
+    let (s, e, i) = (c.start % n, c.end % n, i % n);
+    if s <= e {
+        (s..=e).contains(&i)
+    } else {
+        i >= s || i <= e
+    }
 }
 
 /// How [`split_at_partial_matings`] revised the critical points.
@@ -384,5 +408,15 @@ mod tests {
         let l = portion_length(&varied).unwrap();
         assert!((10.0..100.0 / 3.0).contains(&l), "{l}");
         assert!(portion_length(&[1.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn an_index_lies_on_a_chainlet_across_the_outline_start_too() {
+        let mut c = ChainletShape::bare(0, 0, 10.0, false);
+        (c.start, c.end) = (90, 5);
+        assert!(within(&c, 95, 100) && within(&c, 3, 100) && within(&c, 105, 100));
+        assert!(!within(&c, 50, 100));
+        (c.start, c.end) = (10, 20);
+        assert!(within(&c, 10, 100) && !within(&c, 21, 100));
     }
 }
