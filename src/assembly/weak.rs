@@ -97,13 +97,13 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
     loose
 }
 
-/// Pieces hanging on one mating only (a leaf of the cluster) whose Δ is worse than `limit`,
-/// peeled off repeatedly: a tail of pieces grown along single weak matings after the cluster's
-/// true growth stopped. A piece that also closed a seam across a missed corner when it joined
-/// (`Placed::spans`, see `spanning`) is not a leaf; that count is taken when it joins and not
-/// revised if the piece across the seam is peeled later. A true piece of a grid or an irregular tessellation ends with two or
-/// more mates once its neighbours are placed; a lone edge piece beside a hole keeps its place
-/// if its one mating is as good as the confirmed ones.
+/// Pieces hanging on one mating only (a leaf of the cluster) whose Δ is worse than `limit`, peeled
+/// off repeatedly: a tail of pieces grown along single weak matings after the cluster's true growth
+/// stopped. A piece that also closed a seam across a missed corner when it joined (`Placed::spans`,
+/// see `spanning`) is not a leaf; that count is taken when it joins and not revised if the piece
+/// across the seam is peeled later. A true piece of a grid or an irregular tessellation ends with
+/// two or more mates once its neighbours are placed; a lone edge piece beside a hole keeps its
+/// place if its one mating is as good as the confirmed ones.
 fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> {
     let mut loose = Vec::new();
     loop {
@@ -179,6 +179,23 @@ mod tests {
         g.mate_of[b] = Some((a, delta));
     }
 
+    /// Cluster 0: a ring of pieces 0–9 (piece `p` mated to the next at Δ `delta(p)`) that
+    /// closed a junction, and piece 10 hanging on one poor mating (Δ 40) to piece 0.
+    fn ring_with_a_leaf(g: &mut Growth, delta: impl Fn(usize) -> f64) {
+        for p in 0..=10 {
+            place(g, p, 0);
+        }
+        for p in 0..10 {
+            mate(g, 3 * p + 1, 3 * ((p + 1) % 10), delta(p));
+        }
+        mate(g, 3 * 10, 2, 40.0);
+        g.junctions.push(ClosedJunction {
+            cluster: 0,
+            position: P2::origin(),
+            merit: 0.5,
+        });
+    }
+
     #[test]
     fn weak_clusters_and_leaves_are_set_loose_and_clusters_renumbered() {
         let s = shapes(15);
@@ -190,18 +207,7 @@ mod tests {
         };
         // Cluster 0: a ring of ten pieces that closed a junction, and piece 10 hanging on one
         // poor mating (Δ 40 against 10-12).
-        for p in 0..=10 {
-            place(&mut g, p, 0);
-        }
-        for p in 0..10 {
-            mate(&mut g, 3 * p + 1, 3 * ((p + 1) % 10), 10.0 + (p % 3) as f64);
-        }
-        mate(&mut g, 3 * 10, 2, 40.0);
-        g.junctions.push(ClosedJunction {
-            cluster: 0,
-            position: P2::origin(),
-            merit: 0.5,
-        });
+        ring_with_a_leaf(&mut g, |p| 10.0 + (p % 3) as f64);
         // Cluster 1: two pieces on one weak mating and no junction; cluster 2: two pieces on
         // one mating as good as the confirmed ones.
         place(&mut g, 11, 1);
@@ -237,19 +243,7 @@ mod tests {
             clusters: 1,
             ..Growth::default()
         };
-        // A ring of ten pieces that closed a junction, and piece 10 on one poor mating.
-        for p in 0..=10 {
-            place(&mut g, p, 0);
-        }
-        for p in 0..10 {
-            mate(&mut g, 3 * p + 1, 3 * ((p + 1) % 10), 10.0);
-        }
-        g.junctions.push(ClosedJunction {
-            cluster: 0,
-            position: P2::origin(),
-            merit: 0.5,
-        });
-        mate(&mut g, 3 * 10, 2, 40.0);
+        ring_with_a_leaf(&mut g, |_| 10.0);
         g.placed[10].as_mut().expect("placed").spans = 1;
         assert!(dissolve_weak_clusters(&s, &mut g).is_empty());
         g.placed[10].as_mut().expect("placed").spans = 0;

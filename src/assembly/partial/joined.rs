@@ -194,53 +194,47 @@ mod tests {
         s
     }
 
-    #[test]
-    fn a_run_that_matches_another_chainlet_joined_loses_its_inner_corner() {
-        let s = shapes();
-        let cuts = false_corners(&s, &vec![Vec::new(); 5], 10.0);
-        assert_eq!(
-            cuts,
-            vec![Cut {
-                piece: 0,
-                index: 50
-            }]
-        );
+    /// The cut that removes the false corner of piece 0's side.
+    fn inner_corner() -> Vec<Cut> {
+        vec![Cut {
+            piece: 0,
+            index: 50,
+        }]
     }
 
-    #[test]
-    fn mutually_mated_chainlets_are_not_joined() {
-        let s = shapes();
+    /// Matings of the five chainlets of [`shapes`]: each `(a, b)` makes `b` the best mate
+    /// of `a`, within the good Δ of a typical Δ of 10.
+    fn best_mates(pairs: &[(usize, usize)]) -> Vec<Vec<Mating>> {
         let mut matings = vec![Vec::new(); 5];
-        for (a, b) in [(0, 3), (3, 0)] {
+        for &(a, b) in pairs {
             matings[a].push(Mating {
                 b,
                 delta: 5.0,
                 pose: Pose::identity(),
             });
         }
-        assert!(false_corners(&s, &matings, 10.0).is_empty());
+        matings
+    }
+
+    #[test]
+    fn a_run_that_matches_another_chainlet_joined_loses_its_inner_corner() {
+        let s = shapes();
+        let cuts = false_corners(&s, &vec![Vec::new(); 5], 10.0);
+        assert_eq!(cuts, inner_corner());
+    }
+
+    #[test]
+    fn mutually_mated_chainlets_are_not_joined() {
+        let s = shapes();
+        assert!(false_corners(&s, &best_mates(&[(0, 3), (3, 0)]), 10.0).is_empty());
     }
 
     /// Chainlet 0's best mate (3, within the good Δ) prefers another: it is not mated.
     #[test]
     fn a_chainlet_whose_best_mate_prefers_another_is_joined() {
         let s = shapes();
-        let mut matings = vec![Vec::new(); 5];
-        for (a, b) in [(0, 3), (3, 1)] {
-            matings[a].push(Mating {
-                b,
-                delta: 5.0,
-                pose: Pose::identity(),
-            });
-        }
-        let cuts = false_corners(&s, &matings, 10.0);
-        assert_eq!(
-            cuts,
-            vec![Cut {
-                piece: 0,
-                index: 50
-            }]
-        );
+        let cuts = false_corners(&s, &best_mates(&[(0, 3), (3, 1)]), 10.0);
+        assert_eq!(cuts, inner_corner());
     }
 
     /// Two pieces with the same side: the run fits both alike, and nothing is removed.

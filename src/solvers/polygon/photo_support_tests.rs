@@ -61,6 +61,18 @@ fn a_white_corner_on_white_paper_is_completed_along_its_rim() {
     assert!(is_square(&out, 1.0), "{out:?}");
 }
 
+/// The square of [`SQUARE`] with a notch 12 px deep, 16 px wide in its top side.
+const NOTCHED: [Pt; 8] = [
+    [20.0, 20.0],
+    [32.0, 20.0],
+    [32.0, 32.0],
+    [48.0, 32.0],
+    [48.0, 20.0],
+    [60.0, 20.0],
+    [60.0, 60.0],
+    [20.0, 60.0],
+];
+
 #[test]
 fn a_white_notch_on_white_paper_is_filled_along_its_rim() {
     // The face is white, as the paper, in the patch x ∈ [32, 48), y < 32 at its top side:
@@ -73,18 +85,8 @@ fn a_white_notch_on_white_paper_is_filled_along_its_rim() {
             FACE
         }
     });
-    let notched = [
-        [20.0, 20.0],
-        [32.0, 20.0],
-        [32.0, 32.0],
-        [48.0, 32.0],
-        [48.0, 20.0],
-        [60.0, 20.0],
-        [60.0, 60.0],
-        [20.0, 60.0],
-    ];
     // The square, possibly with a vertex left on its top side (flat: no corner to the solver).
-    let out = supported_polygon(&notched, &img);
+    let out = supported_polygon(&NOTCHED, &img);
     let on_square = |p: &Pt| {
         (0..4).any(|i| {
             crate::solvers::polygon::geometry::dist_to_segment(*p, SQUARE[i], SQUARE[(i + 1) % 4])
@@ -107,17 +109,7 @@ fn a_real_notch_is_kept() {
         (20..60).contains(&x) && (20..60).contains(&y) && !((32..48).contains(&x) && y < 32)
     };
     let img = photo_of(inside, |_, _| FACE);
-    let notched = vec![
-        [20.0, 20.0],
-        [32.0, 20.0],
-        [32.0, 32.0],
-        [48.0, 32.0],
-        [48.0, 20.0],
-        [60.0, 20.0],
-        [60.0, 60.0],
-        [20.0, 60.0],
-    ];
-    assert_eq!(supported_polygon(&notched, &img), notched);
+    assert_eq!(supported_polygon(&NOTCHED, &img), NOTCHED.to_vec());
 }
 
 #[test]
