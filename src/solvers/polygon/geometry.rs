@@ -42,6 +42,16 @@ pub fn dist(a: Pt, b: Pt) -> f64 {
     norm(sub(a, b))
 }
 
+/// +1 or −1: the sign of `poly`'s area (its orientation), which its sides' outward normals
+/// depend on.
+pub fn orientation(poly: &[Pt]) -> f64 {
+    if signed_area(poly) > 0.0 {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
 /// The signed area (shoelace formula): positive for counter-clockwise, y up.
 pub fn signed_area(poly: &[Pt]) -> f64 {
     let n = poly.len();

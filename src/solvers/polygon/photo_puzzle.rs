@@ -5,7 +5,9 @@
 use super::{PhotoPieces, SHORT_SIDE_PX};
 use crate::assembly::{Assembly, PlacedPiece};
 use crate::piece_set::PieceSet;
-use crate::solvers::polygon::geometry::{collapse_short_sides, dist, signed_area, Pt, Tol};
+use crate::solvers::polygon::geometry::{
+    collapse_short_sides, dist, orientation, signed_area, Pt, Tol,
+};
 use crate::solvers::polygon::records::clean_simple;
 use crate::solvers::polygon::{Options, Puzzle, Solution};
 
@@ -43,7 +45,7 @@ pub fn calibrate_edges(pieces: &mut PhotoPieces, target_area: f64, max_px: f64) 
 /// `poly` with every side moved outwards by `out` pixels (inwards when negative).
 fn offset_polygon(poly: &[Pt], out: f64) -> Vec<Pt> {
     let n = poly.len();
-    let s = if signed_area(poly) > 0.0 { 1.0 } else { -1.0 };
+    let s = orientation(poly);
     let lines: Vec<(Pt, Pt)> = (0..n)
         .map(|k| {
             let (a, b) = (poly[k], poly[(k + 1) % n]);

@@ -18,7 +18,9 @@
 //! outermost edge of a piece, even where only its rim shows it.
 
 use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
-use crate::solvers::polygon::geometry::{add, dist, is_simple, scale, signed_area, sub, Pt};
+use crate::solvers::polygon::geometry::{
+    add, dist, dot, is_simple, orientation, scale, signed_area, sub, Pt,
+};
 use image::RgbImage;
 
 /// How far either side of a boundary point an edge is looked for when testing support, pixels.
@@ -98,7 +100,7 @@ pub fn better_supported(a: &[Pt], b: &[Pt], img: &RgbImage) -> bool {
         return false;
     };
     let strength_apart = |p: &[Pt], other: &[Pt]| {
-        let orientation = if signed_area(p) > 0.0 { 1.0 } else { -1.0 };
+        let orientation = orientation(p);
         let mut found: Vec<f64> = sides(p)
             .flat_map(|(s, e)| side_samples(s, e, CORNER_SKIP))
             .filter(|&(q, _)| {
@@ -132,7 +134,7 @@ struct Support<'a> {
 impl<'a> Support<'a> {
     /// The piece's median edge strength along its polygon; `None` when no edge is found.
     fn measure(poly: &[Pt], img: &'a RgbImage) -> Option<Support<'a>> {
-        let orientation = if signed_area(poly) > 0.0 { 1.0 } else { -1.0 };
+        let orientation = orientation(poly);
         let mut strengths: Vec<f64> = sides(poly)
             .flat_map(|(a, b)| side_samples(a, b, CORNER_SKIP))
             .filter_map(|(p, d)| strongest_near(p, normal(d, orientation), img).map(|e| e.strength))
@@ -356,7 +358,7 @@ const NOTCH_DEPTH_PX: f64 = 3.0;
 fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
     let m = poly.len();
     let area = signed_area(poly);
-    let orientation = if area > 0.0 { 1.0 } else { -1.0 };
+    let orientation = orientation(poly);
     let mut out = Vec::new();
     for k in 0..m {
         for j in 2..=NOTCH_VERTICES {
@@ -371,12 +373,7 @@ fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
             let d = unit(sub(b, a));
             let n = normal(d, orientation);
             // Depth of each removed vertex inside the chord (outward normal n).
-            let depths: Vec<f64> = (0..j)
-                .map(|i| {
-                    let v = sub(poly[(k + i) % m], a);
-                    -(v[0] * n[0] + v[1] * n[1])
-                })
-                .collect();
+            let depths: Vec<f64> = (0..j).map(|i| -dot(sub(poly[(k + i) % m], a), n)).collect();
             if depths.iter().any(|&x| x < -SUPPORT_OFFSET)
                 || depths.iter().fold(0.0, |x: f64, &y| x.max(y)) < NOTCH_DEPTH_PX
             {

@@ -13,7 +13,7 @@
 //! left once the translation is removed is within 0.4 px for most pieces; the failures are
 //! local (a corner cut at a pale face, a short side lost to a spike).
 
-use super::geometry::{add, dot, scale, signed_area, sub, Pt};
+use super::geometry::{add, dot, orientation, scale, sub, Pt};
 use super::truth_masks::rendered;
 use crate::synth::Style;
 
@@ -70,7 +70,7 @@ fn side_offsets() {
         let (mut lit, mut dark) = (Vec::new(), Vec::new());
         for (i, &k) in order.iter().enumerate() {
             let t = truth.pieces[k].outline.as_ref().expect("outline");
-            let o = if signed_area(t) > 0.0 { 1.0 } else { -1.0 };
+            let o = orientation(t);
             let mut line = String::new();
             let mut rows: Vec<([f64; 3], f64, f64)> = Vec::new();
             for j in 0..t.len() {
