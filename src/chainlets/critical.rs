@@ -74,9 +74,19 @@ impl CriticalOptions {
     /// 54.7 % at 30° / 25° (knob necks pass below that). With the lobe test as it is now: 75.2 %.
     /// Reflex turns are dropped ([`Self::convex_only`]): none of 1643 found true junctions was
     /// one, 65 of 150 false points on photos were (numbers in docs/trace.md).
+    ///
+    /// The sharpness chord is five times the default's: the default's 3 px chord at 160 px per
+    /// piece reads a shallow junction through the pixel noise and the blur of a photo, which
+    /// round a 20–30° corner over more than that, so the sharp test had to be paired with a
+    /// high arm-turn floor to keep the noise out. A chord of 0.07 of the size sees the whole
+    /// corner and averages the noise, which lets the arm-turn floor go down to 14°. Junction
+    /// corners missed / false against the truth, irregular 20 photos seeds 1–10: 74 / 76 with
+    /// the default's chord at 22° → 24 / 58; scans 64 / 53 → 33 / 46; irregular 100 photos
+    /// seeds 1–4: 136 / 209 → 45 / 69 (end-to-end numbers in docs/trace.md).
     pub fn irregular() -> Self {
         CriticalOptions {
-            min_turn_deg: 22.0,
+            sharp_chord: 0.07,
+            min_turn_deg: 14.0,
             min_sharp_turn_deg: 17.0,
             four_sided: false,
             skip_lobes: true,

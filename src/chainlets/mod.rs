@@ -127,6 +127,42 @@ mod tests {
         assert!(cps.iter().all(|c| c.angle_deg > 0.0), "{cps:?}");
     }
 
+    /// A shape's rim roughened by up to half a pixel, as a photographed cut is: a regular 12-gon
+    /// turns 30° at each vertex, the shallow corner of an irregular cut's junction (with the
+    /// default's 3 px sharpness chord and a 22° floor, 8 of the 12 are found); a disc of the same
+    /// size, equally rough, turns as much in all but has no corner.
+    fn rough(inside: impl Fn(f64, f64) -> f64) -> crate::chain::ChainCode {
+        let img = image::GrayImage::from_fn(200, 200, |x, y| {
+            let noise = ((x.wrapping_mul(7919) ^ y.wrapping_mul(104_729)) % 17) as f64 / 8.0 - 1.0;
+            let v = inside(x as f64 - 100.0, y as f64 - 100.0) + 0.5 * noise;
+            image::Luma([if v >= 0.0 { 255 } else { 0 }])
+        });
+        crate::vision::trace_mask(&img).unwrap()
+    }
+
+    #[test]
+    fn the_irregular_model_finds_shallow_corners_on_a_rough_rim() {
+        let sector = std::f64::consts::PI / 6.0;
+        let dodecagon = rough(|x, y| {
+            // Distance inside the nearest side of a 12-gon with circumradius 75.
+            let a = y.atan2(x).rem_euclid(sector) - sector / 2.0;
+            75.0 * (sector / 2.0).cos() - (x * x + y * y).sqrt() * a.cos()
+        });
+        let cps = critical_points(&dodecagon, &CriticalOptions::irregular());
+        assert_eq!(cps.len(), 12, "{cps:?}");
+        for c in &cps {
+            let r = ((c.x - 100.0).powi(2) + (c.y - 100.0).powi(2)).sqrt();
+            assert!((r - 75.0).abs() < 4.0, "{c:?} off the vertex circle");
+            assert!((15.0..45.0).contains(&c.angle_deg), "{c:?}");
+        }
+        let disc = rough(|x, y| 72.0 - (x * x + y * y).sqrt());
+        let cps = critical_points(&disc, &CriticalOptions::irregular());
+        assert!(
+            cps.iter().all(|c| c.kind != CriticalKind::Discontinuity),
+            "{cps:?}"
+        );
+    }
+
     #[test]
     fn a_disc_falls_back_to_no_critical_points_and_an_ellipse_with_a_dent_to_inflections() {
         let disc = image::GrayImage::from_fn(120, 120, |x, y| {
