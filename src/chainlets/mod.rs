@@ -3,6 +3,7 @@
 
 mod apex;
 mod critical;
+mod cut;
 mod inflection;
 mod lobes;
 mod outline;
@@ -13,6 +14,7 @@ mod runs;
 mod sides;
 
 pub use critical::{candidates, discontinuities, turn_deg, Candidate, CriticalOptions};
+pub use cut::{looks_irregular, off_square_share};
 pub use inflection::inflections;
 pub use outline::{shoelace, Outline};
 pub use quad::quad_corners;

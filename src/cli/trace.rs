@@ -2,7 +2,7 @@
 //! photos and scans → pieces → Freeman chains → chainlets → features, with dumps.
 
 use super::{emit, emit_json, progress_bar, GlobalArgs};
-use crate::chainlets::CriticalOptions;
+use crate::chainlets::{looks_irregular, off_square_share, CriticalOptions};
 use crate::vision::{
     collect_inputs, trace_images, write_dump, write_overlays, DescribeOptions, LoadLimits,
     PipelineOptions, SegmentOptions, StageTimes, TraceRun,
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct Args {
     /// Image files and folders (a folder means every image in it, sorted by name).
     #[arg(required = true, value_name = "INPUT")]
@@ -33,8 +33,10 @@ pub struct Args {
     /// model; `local` keeps every local slope discontinuity (polygonal or odd pieces);
     /// `irregular` also keeps the shallower turns where three or more pieces of an irregular
     /// cut meet (junction corners of 120–160°), keeps convex turns only, drops those on knobs,
-    /// holes and necks, and snaps photo outlines that wobble along the cut to the colour edge.
-    #[arg(long, value_enum, default_value_t = Corners::Quad)]
+    /// holes and necks, and snaps photo outlines that wobble along the cut to the colour edge;
+    /// `auto` traces with `quad` and again with `irregular` where 7 % or more of the
+    /// four-sided model's corners lie over 30° from square (an irregular cut).
+    #[arg(long, value_enum, default_value_t = Corners::Auto)]
     pub corners: Corners,
     /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the
     /// automatic one.
@@ -63,6 +65,7 @@ pub struct Args {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Corners {
+    Auto,
     Quad,
     Local,
     Irregular,
@@ -99,7 +102,7 @@ impl Args {
             ..DescribeOptions::default()
         };
         describe.critical = match self.corners {
-            Corners::Quad => CriticalOptions::default(),
+            Corners::Auto | Corners::Quad => CriticalOptions::default(),
             Corners::Local => CriticalOptions {
                 four_sided: false,
                 ..CriticalOptions::default()
@@ -125,9 +128,27 @@ pub(super) fn trace_inputs(args: &Args, global: GlobalArgs) -> (TraceRun, bool) 
     for e in &input_errors {
         eprintln!("jigsaw: error: {e}");
     }
-    let bar = progress_bar(files.len() as u64, "tracing", global.quiet || global.json);
-    let run = trace_images(&files, &args.pipeline_options(), &|_| bar.inc(1));
+    let hidden = global.quiet || global.json;
+    let bar = progress_bar(files.len() as u64, "tracing", hidden);
+    let mut run = trace_images(&files, &args.pipeline_options(), &|_| bar.inc(1));
     bar.finish_and_clear();
+    if args.corners == Corners::Auto && looks_irregular(&run.set.pieces) {
+        // The irregular model also snaps outlines differently, so the images are traced anew.
+        if !hidden {
+            let (share, _) = off_square_share(&run.set.pieces);
+            eprintln!(
+                "jigsaw: irregular cut ({:.0} % of corners over 30° from square): tracing with --corners irregular",
+                100.0 * share
+            );
+        }
+        let irregular = Args {
+            corners: Corners::Irregular,
+            ..args.clone()
+        };
+        let bar = progress_bar(files.len() as u64, "tracing", hidden);
+        run = trace_images(&files, &irregular.pipeline_options(), &|_| bar.inc(1));
+        bar.finish_and_clear();
+    }
     for e in &run.failures {
         eprintln!("jigsaw: error: {e}");
     }

@@ -453,6 +453,39 @@ fn irregular_20_from_true_corners() {
     assert!(s.neighbour_accuracy >= 0.999, "{}", s.summary());
 }
 
+/// `--corners auto` (the default) takes the bundled irregular sample for an irregular cut and
+/// solves it whole (86 % of neighbours with the four-sided model it would otherwise use); the
+/// bundled classic sample stays with the four-sided model.
+#[test]
+fn the_corner_model_is_chosen_from_the_pieces() {
+    let dir = scratch();
+    for (name, irregular) in [("irregular-20-scan", true), ("classic-12-scan", false)] {
+        let sample = crate::util::sample(&format!("synth/{name}"));
+        let out = dir.path().join(name);
+        let o = run(&[
+            "solve",
+            sample.join("images").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{stderr}");
+        assert_eq!(
+            stderr.contains("irregular cut"),
+            irregular,
+            "{name}: {stderr}"
+        );
+        let o = run(&[
+            "--json",
+            "score",
+            out.join("assembly.json").to_str().unwrap(),
+            sample.join("truth.json").to_str().unwrap(),
+        ]);
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("score --json");
+        assert_eq!(r["neighbour_accuracy"].as_f64(), Some(1.0), "{name}: {r}");
+    }
+}
+
 #[test]
 fn solve_writes_assembly_table_and_solution_picture() {
     let dir = scratch();
