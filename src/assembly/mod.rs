@@ -12,6 +12,7 @@ pub mod edge_colour;
 pub mod geometry;
 pub mod grow;
 mod grower;
+mod holes;
 pub mod matings;
 mod member_grid;
 mod merge;
@@ -124,7 +125,8 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         (cands, table) = matched(&shapes, colours);
     }
     let t2 = Instant::now();
-    let growth = restarts::grow(&shapes, &table);
+    let mut growth = restarts::grow(&shapes, &table);
+    holes::fill_holes(&shapes, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
