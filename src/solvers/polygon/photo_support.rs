@@ -61,12 +61,13 @@ const EXTENSION_SUPPORT: f64 = 0.8;
 /// A vertex an edit moves may move at most this far, pixels.
 const MAX_MOVE_PX: f64 = 40.0;
 /// A side is *faint* when the median strength of the edges along it (none: 0) is below this
-/// fraction of the piece's median edge strength. Measured on the rendered photos (seeds 1–70,
-/// every side under 16 px of the straightened polygons): real short sides 0.73–1.25 of their
-/// piece's median, the spurious short sides that capped the solver's tolerance 0.18–0.48 (a
-/// notch along a print edge inside a white piece, a bulge over the shadow, a pale tip cut
-/// across).
-const FAINT_FRACTION: f64 = 0.6;
+/// fraction of the piece's median edge strength. Measured on the rendered photos (seeds 1–80,
+/// the 455 sides under 16 px of the straightened polygons): the spurious short sides that
+/// capped the solver's tolerance 0.17–0.44 of their piece's median (a bulge over the shadow,
+/// a pale tip cut across, a dent along a print edge inside a white piece); real short sides
+/// mostly 0.6–1.3, but 0.31–0.57 where a white or pale face meets light paper (9 sides, 5 of
+/// them under 0.5, none a puzzle's shortest).
+const FAINT_FRACTION: f64 = 0.5;
 /// A side needs this many samples (1 px apart, corners skipped) to be judged faint.
 const FAINT_SAMPLES: usize = 3;
 
@@ -92,11 +93,12 @@ pub fn supported_polygon(poly: &[Pt], img: &RgbImage) -> Vec<Pt> {
 }
 
 /// The sides of `poly` (start, end) along which the photograph `img` shows hardly any edge
-/// ([`FAINT_FRACTION`] of the piece's median edge strength): where the outline followed
-/// something other than the cut (the print's edge inside a white face, a shadow's ramp, a
-/// pale tip's blur). Why: such a side may be short, and a short side caps the solver's length
-/// tolerance (`photo_options`) although no piece has it; a real short side is a cut, and
-/// shows one. Empty when there is no edge to measure by.
+/// (under [`FAINT_FRACTION`] of the piece's median edge strength; a side too short for
+/// [`FAINT_SAMPLES`] samples is never faint): where the outline followed something other
+/// than the cut (a shadow's ramp, a pale tip's blur, the face across a lost corner). Why:
+/// such a side may be short, and a short side caps the solver's length tolerance
+/// (`photo_options`) although no piece has it; a real short side is a cut, and shows one.
+/// Empty when there is no edge to measure by.
 pub fn faint_sides(poly: &[Pt], img: &RgbImage) -> Vec<(Pt, Pt)> {
     let Some(support) = Support::measure(poly, img) else {
         return Vec::new();
