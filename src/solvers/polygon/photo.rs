@@ -57,6 +57,10 @@ pub struct PhotoPieces {
     pub noise_px: f64,
     /// Total area of the straightened pieces, pixels².
     pub area: f64,
+    /// `faint_sides[k]`: the sides (start, end) of `polygons[k]` as straightened along which
+    /// the photograph shows hardly any edge ([`support::faint_sides`]; blurred photos only,
+    /// empty otherwise). They do not limit the solver's tolerance ([`photo_options`]).
+    pub faint_sides: Vec<Vec<(Pt, Pt)>>,
 }
 
 /// Straightens every traced piece from its outline alone ([`straighten`]).
@@ -83,6 +87,7 @@ pub fn photo_pieces_on_images(
     let plain = photo_pieces(set)?;
     let blurred = plain.noise_px > BLURRED_MASK_NOISE_PX;
     let mut last: Option<(String, Option<(image::RgbImage, Reach)>)> = None;
+    let mut faint = Vec::new();
     let mut out = photo_pieces_with(set, |piece| {
         if last.as_ref().is_none_or(|(path, _)| *path != piece.image) {
             let read = image(&piece.image).map(|img| {
@@ -101,8 +106,13 @@ pub fn photo_pieces_on_images(
             let supported = support::supported_polygon(&fitted.polygon, img);
             fitted.polygon = collapse_short_sides(&supported, SHORT_SIDE_PX);
         }
+        faint.push(match read {
+            Some((img, _)) if blurred => support::faint_sides(&fitted.polygon, img),
+            _ => Vec::new(),
+        });
         Some(fitted)
     })?;
+    out.faint_sides = faint;
     // The solver's tolerance is scaled by the outline noise as the masks measure it: the
     // snapped edges are straighter, but the corners are still rounded by the blur that the
     // masks' noise reflects (measured: with the snapped fits' own residual, 0.14–0.35 px, the
@@ -123,6 +133,7 @@ fn photo_pieces_with(
         ids: Vec::new(),
         noise_px: 0.0,
         area: 0.0,
+        faint_sides: Vec::new(),
     };
     let (mut sq, mut n) = (0.0, 0usize);
     for piece in &set.pieces {
@@ -137,6 +148,7 @@ fn photo_pieces_with(
         out.ids.push(piece.id);
     }
     out.noise_px = if n > 0 { (sq / n as f64).sqrt() } else { 0.0 };
+    out.faint_sides = vec![Vec::new(); out.polygons.len()];
     Ok(out)
 }
 

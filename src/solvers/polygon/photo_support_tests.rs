@@ -285,3 +285,34 @@ fn support_diagnosis() {
         }
     }
 }
+
+/// The square of [`SQUARE`] with its top right corner cut by an 11 px side from (52, 20) to
+/// (60, 28).
+const CORNER_CUT: [Pt; 5] = [
+    [20.0, 20.0],
+    [52.0, 20.0],
+    [60.0, 28.0],
+    [60.0, 60.0],
+    [20.0, 60.0],
+];
+
+#[test]
+fn a_real_short_side_is_not_faint() {
+    // The piece has the cut corner: its short side is a cut, paper beyond it.
+    let img = photo_of(
+        |x, y| (20..60).contains(&x) && (20..60).contains(&y) && x < y + 32,
+        |_, _| FACE,
+    );
+    assert_eq!(faint_sides(&CORNER_CUT, &img), Vec::new());
+}
+
+#[test]
+fn a_short_side_across_the_face_is_faint() {
+    // The piece is the whole square: the short side runs across its plain face, 2.8 px
+    // inside the corner, where the photograph shows no edge; the other sides are its cut.
+    let img = photo(|_, _| FACE);
+    assert_eq!(
+        faint_sides(&CORNER_CUT, &img),
+        vec![(CORNER_CUT[1], CORNER_CUT[2])]
+    );
+}

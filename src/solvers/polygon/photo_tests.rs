@@ -77,6 +77,7 @@ fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
         ids: vec![1, 2],
         noise_px: 0.0,
         area: 1200.0,
+        faint_sides: vec![Vec::new(); 2],
     };
     let target = vec![vec![[0.0, 0.0], [30.0, 0.0], [30.0, 40.0], [0.0, 40.0]]];
     let puzzle = photo_puzzle(&pieces, target);
@@ -155,4 +156,91 @@ fn gaps_in_a_snapped_outline_are_bridged_on_the_chord() {
         .chain((0..40).map(|i| [0.0, 40.0 - i as f64]))
         .collect();
     assert_eq!(bridged(&whole), whole);
+}
+
+/// A 40 px square and a pentagon with one 8 px side, fit noise 0.5 px: the length tolerance
+/// wanted is 1.5 + 4 × 0.5 = 3.5 px (the target is large enough for no relative clamp), and the short side caps it at 8 / 4 = 2 px unless the
+/// photograph showed that side faint; recorded before the edge calibration moved the
+/// pentagon's sides outwards by 1 px, it is still recognised.
+#[test]
+fn a_faint_short_side_does_not_cap_the_tolerance() {
+    let pentagon = vec![
+        [100.0, 0.0],
+        [132.0, 0.0],
+        [137.66, 5.66],
+        [137.66, 40.0],
+        [100.0, 40.0],
+    ];
+    let mut pieces = PhotoPieces {
+        polygons: vec![
+            vec![[0.0, 0.0], [40.0, 0.0], [40.0, 40.0], [0.0, 40.0]],
+            pentagon.clone(),
+        ],
+        ids: vec![1, 2],
+        noise_px: 0.5,
+        area: 3000.0,
+        faint_sides: vec![Vec::new(); 2],
+    };
+    let target = vec![vec![[0.0, 0.0], [400.0, 0.0], [400.0, 300.0], [0.0, 300.0]]];
+    let eps_px = |pieces: &PhotoPieces| {
+        let puzzle = photo_puzzle(pieces, target.clone());
+        photo_options(pieces, &puzzle).tolerance * crate::solvers::polygon::puzzle_scale(&puzzle)
+    };
+    assert!((eps_px(&pieces) - 0.25 * dist(pentagon[1], pentagon[2])).abs() < 1e-9);
+    pieces.faint_sides[1] = vec![(pentagon[1], pentagon[2])];
+    pieces.polygons[1] = vec![
+        [100.0, -1.0],
+        [132.41, -1.0],
+        [138.66, 5.25],
+        [138.66, 40.0],
+        [100.0, 40.0],
+    ];
+    assert!((eps_px(&pieces) - 3.5).abs() < 1e-9, "{}", eps_px(&pieces));
+    // A faint side elsewhere on the piece leaves the short side counted.
+    pieces.faint_sides[1] = vec![(pentagon[3], pentagon[4])];
+    assert!(eps_px(&pieces) < 2.5, "{}", eps_px(&pieces));
+}
+
+/// An 80 × 40 rectangle whose top side has a dent of two short sides (6.4 and 9.4 px, 5 px
+/// deep) that comes back onto its line: the dent is no side of the piece and does not cap
+/// the tolerance; a real short side between two corners (the pentagon's) still does.
+#[test]
+fn a_dent_in_a_straight_side_does_not_cap_the_tolerance() {
+    let dented = vec![
+        [0.0, 0.0],
+        [40.0, 0.0],
+        [44.0, 5.0],
+        [52.0, 0.0],
+        [80.0, 0.0],
+        [80.0, 40.0],
+        [0.0, 40.0],
+    ];
+    assert_eq!(puzzle::detour_sides(&dented), vec![1, 2]);
+    let square = vec![[0.0, 0.0], [40.0, 0.0], [40.0, 40.0], [0.0, 40.0]];
+    assert_eq!(puzzle::detour_sides(&square), Vec::<usize>::new());
+    let pentagon = vec![
+        [100.0, 0.0],
+        [132.0, 0.0],
+        [137.66, 5.66],
+        [137.66, 40.0],
+        [100.0, 40.0],
+    ];
+    assert_eq!(puzzle::detour_sides(&pentagon), Vec::<usize>::new());
+    let target = vec![vec![[0.0, 0.0], [400.0, 0.0], [400.0, 300.0], [0.0, 300.0]]];
+    let eps_px = |polygons: Vec<Vec<Pt>>| {
+        let pieces = PhotoPieces {
+            faint_sides: vec![Vec::new(); polygons.len()],
+            polygons,
+            ids: vec![1, 2],
+            noise_px: 0.5,
+            area: 3000.0,
+        };
+        let puzzle = photo_puzzle(&pieces, target.clone());
+        photo_options(&pieces, &puzzle).tolerance * crate::solvers::polygon::puzzle_scale(&puzzle)
+    };
+    assert!((eps_px(vec![dented.clone(), square.clone()]) - 3.5).abs() < 1e-9);
+    assert!(
+        (eps_px(vec![dented, pentagon.clone()]) - 0.25 * dist(pentagon[1], pentagon[2])).abs()
+            < 1e-9
+    );
 }
