@@ -113,6 +113,11 @@ impl SeamColours {
             .filter(|&t| t >= MIN_TYPICAL);
     }
 
+    /// Whether the pictures carry colour to compare (calibrated, and not blank pieces).
+    pub fn knows_colours(&self) -> bool {
+        self.typical.is_some()
+    }
+
     /// What the mating of `a` with `b` has its Δ multiplied by: above 1 for colours that do
     /// not continue across the seam, below 1 for colours that do.
     pub fn factor(&self, a: usize, b: usize) -> f64 {

@@ -126,7 +126,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
     let t2 = Instant::now();
     let mut growth = restarts::grow(&shapes, &table);
-    holes::fill_holes(&shapes, &mut growth);
+    holes::fill_holes(&shapes, &table.colours, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
