@@ -92,6 +92,35 @@ pub fn distance_to_segment(p: &P2, a: &P2, b: &P2) -> f64 {
 }
 
 /// Signed area (shoelace); positive for a polygon clockwise on screen (y down).
+/// The convex hull of `points` (Andrew's monotone chain), counter-clockwise in x-right y-up
+/// axes, so its [`signed_area`] is positive; collinear points are dropped. Fewer than three
+/// distinct points give them back as they are.
+pub fn convex_hull(points: &[P2]) -> Vec<P2> {
+    let mut sorted: Vec<P2> = points.to_vec();
+    sorted.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let cross = |o: &P2, a: &P2, b: &P2| (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+    let chain = |points: &mut dyn Iterator<Item = &P2>| {
+        let mut chain: Vec<P2> = Vec::new();
+        for p in points {
+            while chain.len() >= 2
+                && cross(&chain[chain.len() - 2], &chain[chain.len() - 1], p) <= 0.0
+            {
+                chain.pop();
+            }
+            chain.push(*p);
+        }
+        chain.pop();
+        chain
+    };
+    let mut hull = chain(&mut sorted.iter());
+    hull.extend(chain(&mut sorted.iter().rev()));
+    hull
+}
+
 pub fn signed_area(poly: &[P2]) -> f64 {
     let n = poly.len();
     (0..n)
@@ -200,5 +229,32 @@ mod tests {
         assert!(!crate::plane::contains(&sq, P2::new(15.0, 5.0)));
         assert!((distance_to_boundary(&sq, &P2::new(5.0, 4.0)) - 4.0).abs() < 1e-12);
         assert!(signed_area(&sq) > 0.0, "clockwise on screen is positive");
+    }
+
+    /// A square with points inside and along its sides (collinear, repeated): its four
+    /// corners, counter-clockwise (positive area); collinear points give back their ends.
+    #[test]
+    fn the_convex_hull_keeps_the_corners_only() {
+        let mut points = vec![
+            P2::new(5.0, 5.0),
+            P2::new(0.0, 0.0),
+            P2::new(10.0, 0.0),
+            P2::new(5.0, 0.0),
+            P2::new(10.0, 10.0),
+            P2::new(0.0, 10.0),
+            P2::new(0.0, 5.0),
+            P2::new(3.0, 7.0),
+            P2::new(10.0, 10.0),
+        ];
+        let hull = convex_hull(&points);
+        assert_eq!(hull.len(), 4, "{hull:?}");
+        assert!((signed_area(&hull) - 100.0).abs() < 1e-9);
+        points.truncate(0);
+        points.extend((0..5).map(|k| P2::new(k as f64, 2.0 * k as f64)));
+        assert_eq!(
+            convex_hull(&points),
+            vec![P2::new(0.0, 0.0), P2::new(4.0, 8.0)]
+        );
+        assert!(convex_hull(&[]).is_empty());
     }
 }

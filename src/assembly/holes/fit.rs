@@ -1,0 +1,155 @@
+//! Fitting a whole outline to the rim of an empty region by iterative closest points, from
+//! rotations all round: the region, not a chainlet mating, decides where the piece goes.
+
+use super::super::geometry::{fit_rigid, P2};
+use super::raster::{Frame, Hole};
+use nalgebra::{Isometry2, Vector2};
+
+/// Starting rotations of the fit, evenly spread.
+const START_ROTATIONS: usize = 24;
+const ICP_ITERATIONS: usize = 25;
+/// Points of the outline and of the rim the fit uses at most.
+const FIT_POINTS: usize = 180;
+
+/// Every `step`-th point so that at most `n` remain.
+fn thin(points: &[P2], n: usize) -> Vec<P2> {
+    let step = points.len().div_ceil(n.max(1)).max(1);
+    points.iter().step_by(step).copied().collect()
+}
+
+fn nearest(p: &P2, to: &[P2]) -> (usize, f64) {
+    to.iter()
+        .enumerate()
+        .map(|(k, q)| (k, (q - p).norm_squared()))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or((0, f64::MAX), |(k, d)| (k, d.sqrt()))
+}
+
+/// The pose that best brings `points` (source pixels) onto `rim`, each start rotated about
+/// `centre` and the points' centroid put there, judged by `score` (smaller is better). Each
+/// step pairs only the points that `keep` at their current place.
+fn best_icp(
+    points: &[P2],
+    rim: &[P2],
+    centre: P2,
+    keep: impl Fn(&P2) -> bool,
+    mut score: impl FnMut(&Isometry2<f64>) -> f64,
+) -> (Isometry2<f64>, f64) {
+    let centroid =
+        points.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / points.len().max(1) as f64;
+    let mut best = (Isometry2::identity(), f64::MAX);
+    if points.is_empty() || rim.is_empty() {
+        return best;
+    }
+    for k in 0..START_ROTATIONS {
+        let angle = std::f64::consts::TAU * k as f64 / START_ROTATIONS as f64;
+        let mut pose = Isometry2::translation(centre.x, centre.y)
+            * Isometry2::rotation(angle)
+            * Isometry2::translation(-centroid.x, -centroid.y);
+        for _ in 0..ICP_ITERATIONS {
+            let (from, targets): (Vec<P2>, Vec<P2>) = points
+                .iter()
+                .map(|q| (*q, pose * q))
+                .filter(|(_, p)| keep(p))
+                .map(|(q, p)| (q, rim[nearest(&p, rim).0]))
+                .unzip();
+            if from.len() < 3 {
+                break;
+            }
+            let (next, _) = fit_rigid(&from, &targets);
+            let moved = (next.translation.vector - pose.translation.vector).norm()
+                + (next.rotation.angle() - pose.rotation.angle()).abs() * 50.0;
+            pose = next;
+            if moved < 0.01 {
+                break;
+            }
+        }
+        let d = score(&pose);
+        if d < best.1 {
+            best = (pose, d);
+        }
+    }
+    best
+}
+
+/// The pose fitting `outline` (source pixels) into the closed `hole`, and the symmetric mean
+/// distance between the placed outline and the rim.
+pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
+    let piece = thin(outline, FIT_POINTS);
+    let rim = thin(&hole.rim, 2 * FIT_POINTS);
+    best_icp(
+        &piece,
+        &rim,
+        hole.centroid,
+        |_| true,
+        |pose| {
+            let placed: Vec<P2> = piece.iter().map(|q| pose * q).collect();
+            let there: f64 =
+                placed.iter().map(|q| nearest(q, &rim).1).sum::<f64>() / placed.len() as f64;
+            let back: f64 =
+                rim.iter().map(|q| nearest(q, &placed).1).sum::<f64>() / rim.len() as f64;
+            0.5 * (there + back)
+        },
+    )
+}
+
+/// The pose fitting `outline` (source pixels) into the open `notch`. Both ways, only what
+/// lies deeper than `depth` inside the cluster's hull is compared: the outline's points with
+/// the rim, the rim's with the outline. Nearer the hull's edge lie the piece's sides on the
+/// puzzle's edge, which no rim faces, and the rim of dents of an irregular exterior beside the
+/// notch, which the piece does not reach. Each point's distance is capped at `cap` in the
+/// means, which forgive a knob missing where the rim has a hole, so either way at most
+/// `max_outliers` of the points may lie over twice `tolerance` away. Returns the pose and the
+/// mean of the two means; `None` where no pose passes that, or the placed outline cuts into
+/// the cluster by more than `tolerance` at more than `max_intrusion` of its points.
+pub(super) fn fit_to_notch(
+    outline: &[P2],
+    notch: &Hole,
+    frame: &Frame,
+    limits: NotchLimits,
+) -> Option<(Isometry2<f64>, f64)> {
+    let outline = thin(outline, FIT_POINTS);
+    let rim = thin(&notch.rim, 2 * FIT_POINTS);
+    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
+    let deep: Vec<P2> = rim.iter().filter(|q| deep_inside(q)).copied().collect();
+    if deep.len() < 8 {
+        return None;
+    }
+    let far = 2.0 * limits.tolerance;
+    let outliers = |d: &[f64]| d.iter().filter(|&&d| d > far).count() as f64 / d.len() as f64;
+    let mean = |d: &[f64]| d.iter().map(|d| d.min(limits.cap)).sum::<f64>() / d.len() as f64;
+    let (pose, d) = best_icp(&outline, &rim, notch.centroid, deep_inside, |pose| {
+        let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
+        let intruding = placed
+            .iter()
+            .filter(|q| frame.covers(q) && nearest(q, &rim).1 > limits.tolerance)
+            .count();
+        if intruding as f64 > limits.max_intrusion * placed.len() as f64 {
+            return f64::MAX;
+        }
+        let there: Vec<f64> = placed
+            .iter()
+            .filter(|q| deep_inside(q))
+            .map(|q| nearest(q, &rim).1)
+            .collect();
+        let back: Vec<f64> = deep.iter().map(|q| nearest(q, &placed).1).collect();
+        if there.is_empty()
+            || outliers(&there) > limits.max_outliers
+            || outliers(&back) > limits.max_outliers
+        {
+            return f64::MAX;
+        }
+        0.5 * (mean(&there) + mean(&back))
+    });
+    (d < f64::MAX).then_some((pose, d))
+}
+
+/// What [`fit_to_notch`] accepts, in pixels but for `max_intrusion`, a share of the outline.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NotchLimits {
+    pub tolerance: f64,
+    pub cap: f64,
+    pub depth: f64,
+    pub max_intrusion: f64,
+    pub max_outliers: f64,
+}

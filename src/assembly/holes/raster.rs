@@ -1,0 +1,380 @@
+//! The cluster drawn into a bitmap, and the regions it leaves empty that a single piece may
+//! fill: holes closed all round, and notches in its rim, open on the side where the cluster's
+//! convex hull crosses them.
+
+use super::super::geometry::{convex_hull, P2};
+use super::super::grow::Growth;
+use super::super::shapes::Shapes;
+use nalgebra::Vector2;
+use std::collections::VecDeque;
+
+/// Seams between placed pieces are open by a pixel or two in the assembled frame; the placed
+/// pieces are grown by this much so that a hole does not leak out through a seam.
+pub(super) const SEAM_CLOSE_PX: i64 = 2;
+/// Frames over this many pixels are not rasterised (a 1000-piece puzzle at 120 px per piece
+/// has about 15 million).
+const MAX_FRAME_PIXELS: i64 = 60_000_000;
+
+/// An empty region of the cluster's frame.
+pub(super) struct Hole {
+    /// Where a piece filling it meets its neighbours: its pixels next to the cluster's pieces,
+    /// each moved half a pixel towards them, onto their outlines (a pixel between two pieces
+    /// across a 1 px seam stays where it is, and is left out).
+    pub rim: Vec<P2>,
+    pub centroid: P2,
+    /// Pixels.
+    pub area: f64,
+    /// Whether the cluster leaves it open on one side (a notch the hull closes).
+    pub open: bool,
+}
+
+/// The placed pieces of one cluster rasterised in the assembled frame.
+pub(super) struct Frame {
+    ox: i64,
+    oy: i64,
+    w: usize,
+    h: usize,
+    filled: Vec<bool>,
+    /// Counter-clockwise in x-right y-up axes (see [`convex_hull`]).
+    hull: Vec<P2>,
+}
+
+impl Frame {
+    /// How far `p` lies inside the cluster's convex hull (negative: outside): the least
+    /// distance to the lines of its sides, which for a convex polygon is the distance to its
+    /// boundary. A hull of fewer than three points has no inside.
+    pub fn depth(&self, p: &P2) -> f64 {
+        let n = self.hull.len();
+        if n < 3 {
+            return f64::NEG_INFINITY;
+        }
+        (0..n)
+            .map(|k| {
+                let (a, b) = (self.hull[k], self.hull[(k + 1) % n]);
+                let along = b - a;
+                let length = along.norm();
+                if length == 0.0 {
+                    return f64::INFINITY;
+                }
+                // The hull turns counter-clockwise (x right, y up): inside, every side has
+                // `p` on its left, where the cross product is positive.
+                (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Whether `p` (assembled frame) lies on a placed piece.
+    pub fn covers(&self, p: &P2) -> bool {
+        let (x, y) = (
+            (p.x - self.ox as f64).round() as i64,
+            (p.y - self.oy as f64).round() as i64,
+        );
+        x >= 0
+            && y >= 0
+            && (x as usize) < self.w
+            && (y as usize) < self.h
+            && self.filled[y as usize * self.w + x as usize]
+    }
+}
+
+/// `cluster`'s placed pieces drawn at their poses; `None` when it is empty or too large to draw.
+pub(super) fn cluster_frame(shapes: &Shapes, g: &Growth, cluster: u32) -> Option<Frame> {
+    let outlines: Vec<Vec<P2>> = g
+        .placed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == cluster).map(|p| (i, p)))
+        .map(|(i, p)| {
+            shapes.pieces[i]
+                .outline
+                .iter()
+                .map(|q| p.pose * q)
+                .collect()
+        })
+        .collect();
+    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+    for q in outlines.iter().flatten() {
+        (x0, y0, x1, y1) = (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y));
+    }
+    if outlines.is_empty() || !(x1 > x0 && y1 > y0) {
+        return None;
+    }
+    let margin = 2 * SEAM_CLOSE_PX + 2;
+    let (ox, oy) = (x0.floor() as i64 - margin, y0.floor() as i64 - margin);
+    let (w, h) = (
+        x1.ceil() as i64 - ox + margin + 1,
+        y1.ceil() as i64 - oy + margin + 1,
+    );
+    if w * h > MAX_FRAME_PIXELS {
+        return None;
+    }
+    let (w, h) = (w as usize, h as usize);
+    let mut filled = vec![false; w * h];
+    for outline in &outlines {
+        fill_polygon(outline, ox, oy, w, h, &mut filled);
+    }
+    let points: Vec<P2> = outlines.iter().flatten().copied().collect();
+    let hull = convex_hull(&points);
+    Some(Frame {
+        ox,
+        oy,
+        w,
+        h,
+        filled,
+        hull,
+    })
+}
+
+/// The holes of the frame's cluster, background regions its pieces (grown by
+/// [`SEAM_CLOSE_PX`]) enclose, then its notches, background regions inside its convex hull
+/// that open onto the hull's edge; each at least `min_area` pixels.
+pub(super) fn empty_regions(frame: &Frame, min_area: f64) -> Vec<Hole> {
+    let (w, h) = (frame.w, frame.h);
+    let grown = grow(&frame.filled, w, h, SEAM_CLOSE_PX as usize);
+    // 0: unknown background, 1: outside, 2: piece, 3..: regions.
+    let mut label: Vec<u32> = grown.iter().map(|&f| if f { 2 } else { 0 }).collect();
+    flood(&mut label, w, h, 0, 1);
+    let mut next = 3;
+    let mut regions = take_regions(frame, &mut label, &mut next, min_area, false);
+    // The outside within the hull is searched again: what of it a piece could fill is a notch.
+    let mut inside = vec![false; w * h];
+    fill_polygon(&frame.hull, frame.ox, frame.oy, w, h, &mut inside);
+    for (l, &i) in label.iter_mut().zip(&inside) {
+        if *l == 1 && i {
+            *l = 0;
+        }
+    }
+    regions.extend(take_regions(frame, &mut label, &mut next, min_area, true));
+    regions
+}
+
+/// Every 4-connected region of 0 labels, as a [`Hole`] if it is at least `min_area`.
+fn take_regions(
+    frame: &Frame,
+    label: &mut [u32],
+    next: &mut u32,
+    min_area: f64,
+    open: bool,
+) -> Vec<Hole> {
+    let (w, h, filled) = (frame.w, frame.h, &frame.filled);
+    let mut holes = Vec::new();
+    for start in 0..w * h {
+        if label[start] != 0 {
+            continue;
+        }
+        let core = flood(label, w, h, start, *next);
+        *next += 1;
+        if (core.len() as f64) < min_area {
+            continue;
+        }
+        // The region as the pieces leave it: its core grown back over the band the grown
+        // pieces took, so that its rim lies on the pieces' outlines.
+        let pixels = regrow(&core, filled, label, w, h, SEAM_CLOSE_PX as usize);
+        let to_frame = |k: usize| {
+            P2::new(
+                (k % w) as f64 + frame.ox as f64,
+                (k / w) as f64 + frame.oy as f64,
+            )
+        };
+        // Each rim pixel moved half way towards the pieces beside it: onto the outline, which
+        // passes between pixel centres (a notch's rim would otherwise pull its piece inwards).
+        let rim: Vec<P2> = pixels
+            .iter()
+            .filter_map(|&k| {
+                let (x, y) = (k % w, k / w);
+                let mut towards = Vector2::zeros();
+                for (a, b, dx, dy) in [
+                    (x + 1, y, 1.0, 0.0),
+                    (x.wrapping_sub(1), y, -1.0, 0.0),
+                    (x, y + 1, 0.0, 1.0),
+                    (x, y.wrapping_sub(1), 0.0, -1.0),
+                ] {
+                    if a < w && b < h && filled[b * w + a] {
+                        towards += Vector2::new(dx, dy);
+                    }
+                }
+                (towards != Vector2::zeros()).then(|| to_frame(k) + towards.normalize() * 0.5)
+            })
+            .collect();
+        let n = pixels.len() as f64;
+        let centroid = pixels
+            .iter()
+            .fold(Vector2::zeros(), |s, &k| s + to_frame(k).coords)
+            / n;
+        holes.push(Hole {
+            area: n,
+            rim,
+            centroid: P2::from(centroid),
+            open,
+        });
+    }
+    holes
+}
+
+/// `core` and the pixels within `r` steps (8-connected) of it that no piece covers, claimed
+/// in `label` (value 2: grown over only) so that no other hole takes them.
+fn regrow(
+    core: &[usize],
+    filled: &[bool],
+    label: &mut [u32],
+    w: usize,
+    h: usize,
+    r: usize,
+) -> Vec<usize> {
+    let mut all = core.to_vec();
+    let mut front = core.to_vec();
+    for _ in 0..r {
+        let mut next = Vec::new();
+        for &k in &front {
+            let (x, y) = ((k % w) as i64, (k / w) as i64);
+            for (dx, dy) in [
+                (-1, -1),
+                (0, -1),
+                (1, -1),
+                (-1, 0),
+                (1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
+                let (a, b) = (x + dx, y + dy);
+                if a < 0 || b < 0 || a >= w as i64 || b >= h as i64 {
+                    continue;
+                }
+                let q = b as usize * w + a as usize;
+                if label[q] == 2 && !filled[q] {
+                    label[q] = u32::MAX;
+                    next.push(q);
+                }
+            }
+        }
+        all.extend_from_slice(&next);
+        front = next;
+    }
+    all
+}
+
+/// Even-odd scanline fill of a closed polygon, sampled at pixel centres.
+fn fill_polygon(poly: &[P2], ox: i64, oy: i64, w: usize, h: usize, out: &mut [bool]) {
+    if poly.is_empty() {
+        return;
+    }
+    let (lo, hi) = poly
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), q| (a.min(q.y), b.max(q.y)));
+    let (r0, r1) = (
+        ((lo - oy as f64).floor().max(0.0)) as usize,
+        ((hi - oy as f64).ceil().max(0.0) as usize).min(h.saturating_sub(1)),
+    );
+    let mut xs: Vec<f64> = Vec::new();
+    for row in r0..=r1 {
+        let y = row as f64 + oy as f64;
+        xs.clear();
+        for (k, a) in poly.iter().enumerate() {
+            let b = poly[(k + 1) % poly.len()];
+            if (a.y <= y) != (b.y <= y) {
+                xs.push(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
+            }
+        }
+        xs.sort_by(|a, b| a.total_cmp(b));
+        for pair in xs.chunks(2) {
+            if let [a, b] = pair {
+                // Pixel centres `x` with a ≤ x < b.
+                let c0 = (a - ox as f64).ceil().max(0.0) as usize;
+                let c1 = (b - ox as f64).ceil().max(0.0) as usize;
+                for c in c0..c1.min(w) {
+                    out[row * w + c] = true;
+                }
+            }
+        }
+    }
+}
+
+/// `mask` dilated by a square of radius `r`.
+fn grow(mask: &[bool], w: usize, h: usize, r: usize) -> Vec<bool> {
+    let mut rows = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            if mask[y * w + x] {
+                for c in x.saturating_sub(r)..=(x + r).min(w - 1) {
+                    rows[y * w + c] = true;
+                }
+            }
+        }
+    }
+    let mut out = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            if rows[y * w + x] {
+                for r2 in y.saturating_sub(r)..=(y + r).min(h - 1) {
+                    out[r2 * w + x] = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Labels the 4-connected region of value-0 pixels containing `start` (or, with `to = 1`, the
+/// outside: every 0 pixel on the frame's edge and those it reaches) with `to`; returns its
+/// pixels (none for the outside, which nobody reads and may take most of the frame).
+fn flood(label: &mut [u32], w: usize, h: usize, start: usize, to: u32) -> Vec<usize> {
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    let mut seen = Vec::new();
+    let push = |k: usize, label: &mut [u32], queue: &mut VecDeque<usize>| {
+        if label[k] == 0 {
+            label[k] = to;
+            queue.push_back(k);
+        }
+    };
+    if to == 1 {
+        for x in 0..w {
+            push(x, label, &mut queue);
+            push((h - 1) * w + x, label, &mut queue);
+        }
+        for y in 0..h {
+            push(y * w, label, &mut queue);
+            push(y * w + w - 1, label, &mut queue);
+        }
+    } else {
+        push(start, label, &mut queue);
+    }
+    while let Some(k) = queue.pop_front() {
+        if to != 1 {
+            seen.push(k);
+        }
+        let (x, y) = (k % w, k / w);
+        if x > 0 {
+            push(k - 1, label, &mut queue);
+        }
+        if x + 1 < w {
+            push(k + 1, label, &mut queue);
+        }
+        if y > 0 {
+            push(k - w, label, &mut queue);
+        }
+        if y + 1 < h {
+            push(k + w, label, &mut queue);
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_polygon_is_filled_at_pixel_centres() {
+        let square = [
+            P2::new(2.0, 2.0),
+            P2::new(7.0, 2.0),
+            P2::new(7.0, 7.0),
+            P2::new(2.0, 7.0),
+        ];
+        let mut out = vec![false; 100];
+        fill_polygon(&square, 0, 0, 10, 10, &mut out);
+        assert_eq!(out.iter().filter(|&&f| f).count(), 25);
+        assert!(out[2 * 10 + 2] && !out[7 * 10 + 7]);
+    }
+}
