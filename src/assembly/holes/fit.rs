@@ -3,6 +3,7 @@
 
 use super::super::geometry::{fit_rigid, P2};
 use super::raster::{Frame, Hole};
+use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 
 /// Starting rotations of the fit, evenly spread.
@@ -17,12 +18,34 @@ fn thin(points: &[P2], n: usize) -> Vec<P2> {
     points.iter().step_by(step).copied().collect()
 }
 
-fn nearest(p: &P2, to: &[P2]) -> (usize, f64) {
+/// A rim's points in a k-d tree: the fits ask for the nearest rim point some hundred thousand
+/// times per piece and region.
+struct Rim {
+    points: Vec<P2>,
+    tree: ImmutableKdTree<f64, 2>,
+}
+
+impl Rim {
+    fn new(points: Vec<P2>) -> Rim {
+        let coords: Vec<[f64; 2]> = points.iter().map(|q| [q.x, q.y]).collect();
+        let tree = ImmutableKdTree::new_from_slice(&coords);
+        Rim { points, tree }
+    }
+
+    /// The rim point nearest to `p`, and its distance.
+    fn nearest(&self, p: &P2) -> (P2, f64) {
+        let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
+        (self.points[found.item as usize], found.distance.sqrt())
+    }
+}
+
+/// The distance from `p` to the nearest of `to`, a placed outline of a few hundred points
+/// (one query per rim point and pose: no tree pays).
+fn nearest(p: &P2, to: &[P2]) -> f64 {
     to.iter()
-        .enumerate()
-        .map(|(k, q)| (k, (q - p).norm_squared()))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or((0, f64::MAX), |(k, d)| (k, d.sqrt()))
+        .map(|q| (q - p).norm_squared())
+        .fold(f64::MAX, f64::min)
+        .sqrt()
 }
 
 /// The pose that best brings `points` (source pixels) onto `rim`, each start rotated about
@@ -30,7 +53,7 @@ fn nearest(p: &P2, to: &[P2]) -> (usize, f64) {
 /// step pairs only the points that `keep` at their current place.
 fn best_icp(
     points: &[P2],
-    rim: &[P2],
+    rim: &Rim,
     centre: P2,
     keep: impl Fn(&P2) -> bool,
     mut score: impl FnMut(&Isometry2<f64>) -> f64,
@@ -38,7 +61,7 @@ fn best_icp(
     let centroid =
         points.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / points.len().max(1) as f64;
     let mut best = (Isometry2::identity(), f64::MAX);
-    if points.is_empty() || rim.is_empty() {
+    if points.is_empty() || rim.points.is_empty() {
         return best;
     }
     for k in 0..START_ROTATIONS {
@@ -51,7 +74,7 @@ fn best_icp(
                 .iter()
                 .map(|q| (*q, pose * q))
                 .filter(|(_, p)| keep(p))
-                .map(|(q, p)| (q, rim[nearest(&p, rim).0]))
+                .map(|(q, p)| (q, rim.nearest(&p).0))
                 .unzip();
             if from.len() < 3 {
                 break;
@@ -76,7 +99,7 @@ fn best_icp(
 /// distance between the placed outline and the rim.
 pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
     let piece = thin(outline, FIT_POINTS);
-    let rim = thin(&hole.rim, 2 * FIT_POINTS);
+    let rim = Rim::new(thin(&hole.rim, 2 * FIT_POINTS));
     best_icp(
         &piece,
         &rim,
@@ -85,9 +108,9 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
         |pose| {
             let placed: Vec<P2> = piece.iter().map(|q| pose * q).collect();
             let there: f64 =
-                placed.iter().map(|q| nearest(q, &rim).1).sum::<f64>() / placed.len() as f64;
-            let back: f64 =
-                rim.iter().map(|q| nearest(q, &placed).1).sum::<f64>() / rim.len() as f64;
+                placed.iter().map(|q| rim.nearest(q).1).sum::<f64>() / placed.len() as f64;
+            let back: f64 = rim.points.iter().map(|q| nearest(q, &placed)).sum::<f64>()
+                / rim.points.len() as f64;
             0.5 * (there + back)
         },
     )
@@ -109,9 +132,14 @@ pub(super) fn fit_to_notch(
     limits: NotchLimits,
 ) -> Option<(Isometry2<f64>, f64)> {
     let outline = thin(outline, FIT_POINTS);
-    let rim = thin(&notch.rim, 2 * FIT_POINTS);
+    let rim = Rim::new(thin(&notch.rim, 2 * FIT_POINTS));
     let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
-    let deep: Vec<P2> = rim.iter().filter(|q| deep_inside(q)).copied().collect();
+    let deep: Vec<P2> = rim
+        .points
+        .iter()
+        .filter(|q| deep_inside(q))
+        .copied()
+        .collect();
     if deep.len() < 8 {
         return None;
     }
@@ -122,7 +150,7 @@ pub(super) fn fit_to_notch(
         let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
         let intruding = placed
             .iter()
-            .filter(|q| frame.covers(q) && nearest(q, &rim).1 > limits.tolerance)
+            .filter(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
             .count();
         if intruding as f64 > limits.max_intrusion * placed.len() as f64 {
             return f64::MAX;
@@ -130,9 +158,9 @@ pub(super) fn fit_to_notch(
         let there: Vec<f64> = placed
             .iter()
             .filter(|q| deep_inside(q))
-            .map(|q| nearest(q, &rim).1)
+            .map(|q| rim.nearest(q).1)
             .collect();
-        let back: Vec<f64> = deep.iter().map(|q| nearest(q, &placed).1).collect();
+        let back: Vec<f64> = deep.iter().map(|q| nearest(q, &placed)).collect();
         if there.is_empty()
             || outliers(&there) > limits.max_outliers
             || outliers(&back) > limits.max_outliers

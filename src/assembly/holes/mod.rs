@@ -302,6 +302,28 @@ mod tests {
     use crate::assembly::shapes::PieceShape;
     use nalgebra::Vector2;
 
+    /// A 40 px cell with its top left corner at (x, y), clockwise on screen.
+    fn cell(x: f64, y: f64) -> Vec<P2> {
+        vec![
+            P2::new(x, y),
+            P2::new(x + 40.0, y),
+            P2::new(x + 40.0, y + 40.0),
+            P2::new(x, y + 40.0),
+        ]
+    }
+
+    /// The `k`-th piece placed where it was cut, as growth would have placed it.
+    fn placed_as_cut(k: usize) -> Placed {
+        Placed {
+            pose: Isometry2::identity(),
+            sequence: k as u32 + 1,
+            cluster: 0,
+            supports: 2,
+            merit: 0.5,
+            spans: 0,
+        }
+    }
+
     /// The outline of a piece: `corners` joined by points 1 px apart, moved by `pose`.
     fn piece(id: u32, corners: &[P2], pose: Isometry2<f64>) -> PieceShape {
         let mut outline = Vec::new();
@@ -323,14 +345,6 @@ mod tests {
     /// smaller piece.
     #[test]
     fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
-        let cell = |x: f64, y: f64| {
-            vec![
-                P2::new(x, y),
-                P2::new(x + 40.0, y),
-                P2::new(x + 40.0, y + 40.0),
-                P2::new(x, y + 40.0),
-            ]
-        };
         let mut shapes = Shapes {
             median_size: 40.0,
             ..Shapes::default()
@@ -350,14 +364,7 @@ mod tests {
                 &cell(40.0 * i as f64, 40.0 * j as f64),
                 Isometry2::identity(),
             ));
-            g.placed[k] = Some(Placed {
-                pose: Isometry2::identity(),
-                sequence: k as u32 + 1,
-                cluster: 0,
-                supports: 2,
-                merit: 0.5,
-                spans: 0,
-            });
+            g.placed[k] = Some(placed_as_cut(k));
         }
         // The middle cell's left side bulges into a hole of its neighbour: a piece that fits
         // one way round only.
@@ -413,14 +420,6 @@ mod tests {
     /// as it was cut, while a plain square of its size fits worse than the tolerance.
     #[test]
     fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
-        let cell = |x: f64, y: f64| {
-            vec![
-                P2::new(x, y),
-                P2::new(x + 40.0, y),
-                P2::new(x + 40.0, y + 40.0),
-                P2::new(x, y + 40.0),
-            ]
-        };
         let mut shapes = Shapes {
             median_size: 40.0,
             ..Shapes::default()
@@ -450,14 +449,7 @@ mod tests {
             shapes
                 .pieces
                 .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
-            g.placed[k] = Some(Placed {
-                pose: Isometry2::identity(),
-                sequence: k as u32 + 1,
-                cluster: 0,
-                supports: 2,
-                merit: 0.5,
-                spans: 0,
-            });
+            g.placed[k] = Some(placed_as_cut(k));
         }
         let mut edge = cell(40.0, 0.0);
         edge.splice(

@@ -254,9 +254,11 @@ fn regrow(
     all
 }
 
-/// Even-odd scanline fill of a closed polygon, sampled at pixel centres.
+/// Even-odd scanline fill of a closed polygon, sampled at pixel centres. Each side adds its
+/// crossings to the rows it spans (a thousand outlines of hundreds of points fill a frame of
+/// millions of pixels: testing every side on every row took most of the step's time).
 fn fill_polygon(poly: &[P2], ox: i64, oy: i64, w: usize, h: usize, out: &mut [bool]) {
-    if poly.is_empty() {
+    if poly.is_empty() || h == 0 {
         return;
     }
     let (lo, hi) = poly
@@ -264,18 +266,25 @@ fn fill_polygon(poly: &[P2], ox: i64, oy: i64, w: usize, h: usize, out: &mut [bo
         .fold((f64::MAX, f64::MIN), |(a, b), q| (a.min(q.y), b.max(q.y)));
     let (r0, r1) = (
         ((lo - oy as f64).floor().max(0.0)) as usize,
-        ((hi - oy as f64).ceil().max(0.0) as usize).min(h.saturating_sub(1)),
+        ((hi - oy as f64).ceil().max(0.0) as usize).min(h - 1),
     );
-    let mut xs: Vec<f64> = Vec::new();
-    for row in r0..=r1 {
-        let y = row as f64 + oy as f64;
-        xs.clear();
-        for (k, a) in poly.iter().enumerate() {
-            let b = poly[(k + 1) % poly.len()];
-            if (a.y <= y) != (b.y <= y) {
-                xs.push(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
-            }
+    if r0 > r1 {
+        return;
+    }
+    let mut rows: Vec<Vec<f64>> = vec![Vec::new(); r1 - r0 + 1];
+    for (k, a) in poly.iter().enumerate() {
+        let b = poly[(k + 1) % poly.len()];
+        // Rows whose centre line y has min ≤ y < max.
+        let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+        let first = ((y0 - oy as f64).ceil().max(r0 as f64)) as usize;
+        let end = ((y1 - oy as f64).ceil().max(0.0) as usize).min(r1 + 1);
+        for row in first..end {
+            let y = row as f64 + oy as f64;
+            rows[row - r0].push(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
         }
+    }
+    for (i, xs) in rows.iter_mut().enumerate() {
+        let row = r0 + i;
         xs.sort_by(|a, b| a.total_cmp(b));
         for pair in xs.chunks(2) {
             if let [a, b] = pair {
