@@ -276,8 +276,13 @@ fn border_pieces_left_out_fill_their_notches() {
     let mut irregular = Params::new(Kind::Irregular, 20, 0);
     irregular.px_per_piece = 160.0;
     irregular.style = jigsaw::synth::Style::Photo;
-    for (p, seed) in [(classic, 35), (irregular, 10)] {
-        let (mean, fewest) = end_to_end(&p, &PipelineOptions::default(), &[seed]);
+    let mut irregular_corners = PipelineOptions::default();
+    irregular_corners.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
+    for (p, options, seed) in [
+        (classic, PipelineOptions::default(), 35),
+        (irregular, irregular_corners, 10),
+    ] {
+        let (mean, fewest) = end_to_end(&p, &options, &[seed]);
         assert!(
             fewest == p.pieces && mean == 1.0,
             "{:?} seed {seed}: {mean:.3}, {fewest} placed",
