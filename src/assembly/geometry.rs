@@ -91,7 +91,6 @@ pub fn distance_to_segment(p: &P2, a: &P2, b: &P2) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
-/// Signed area (shoelace); positive for a polygon clockwise on screen (y down).
 /// The convex hull of `points` (Andrew's monotone chain), counter-clockwise in x-right y-up
 /// axes, so its [`signed_area`] is positive; collinear points are dropped. Fewer than three
 /// distinct points give them back as they are.
@@ -121,6 +120,7 @@ pub fn convex_hull(points: &[P2]) -> Vec<P2> {
     hull
 }
 
+/// Signed area (shoelace); positive for a polygon clockwise on screen (y down).
 pub fn signed_area(poly: &[P2]) -> f64 {
     let n = poly.len();
     (0..n)

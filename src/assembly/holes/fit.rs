@@ -41,7 +41,7 @@ impl Rim {
 
 /// The distance from `p` to the nearest of `to`, a placed outline of a few hundred points
 /// (one query per rim point and pose: no tree pays).
-fn nearest(p: &P2, to: &[P2]) -> f64 {
+fn distance_to(p: &P2, to: &[P2]) -> f64 {
     to.iter()
         .map(|q| (q - p).norm_squared())
         .fold(f64::MAX, f64::min)
@@ -109,7 +109,11 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
             let placed: Vec<P2> = piece.iter().map(|q| pose * q).collect();
             let there: f64 =
                 placed.iter().map(|q| rim.nearest(q).1).sum::<f64>() / placed.len() as f64;
-            let back: f64 = rim.points.iter().map(|q| nearest(q, &placed)).sum::<f64>()
+            let back: f64 = rim
+                .points
+                .iter()
+                .map(|q| distance_to(q, &placed))
+                .sum::<f64>()
                 / rim.points.len() as f64;
             0.5 * (there + back)
         },
@@ -121,10 +125,11 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// the rim, the rim's with the outline. Nearer the hull's edge lie the piece's sides on the
 /// puzzle's edge, which no rim faces, and the rim of dents of an irregular exterior beside the
 /// notch, which the piece does not reach. Each point's distance is capped at `cap` in the
-/// means, which forgive a knob missing where the rim has a hole, so either way at most
-/// `max_outliers` of the points may lie over twice `tolerance` away. Returns the pose and the
-/// mean of the two means; `None` where no pose passes that, or the placed outline cuts into
-/// the cluster by more than `tolerance` at more than `max_intrusion` of its points.
+/// means. Means forgive a knob missing where the rim has a hole; hence a second test: either
+/// way at most `max_outliers` of the points may lie over twice `tolerance` away. Returns the
+/// pose and the mean of the two means; `None` where no pose passes that test, or the placed
+/// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
+/// points.
 pub(super) fn fit_to_notch(
     outline: &[P2],
     notch: &Hole,
@@ -160,7 +165,7 @@ pub(super) fn fit_to_notch(
             .filter(|q| deep_inside(q))
             .map(|q| rim.nearest(q).1)
             .collect();
-        let back: Vec<f64> = deep.iter().map(|q| nearest(q, &placed)).collect();
+        let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
         if there.is_empty()
             || outliers(&there) > limits.max_outliers
             || outliers(&back) > limits.max_outliers
