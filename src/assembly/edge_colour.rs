@@ -134,6 +134,34 @@ impl SeamColours {
         self.factor_of(|| self.delta_at(a, b, pose))
     }
 
+    /// [`Self::factor`] over the given pairs of samples (of `a`, of `b`) that face each other
+    /// once placed; `None` where the profiles are unknown or fewer than `min_pairs` pairs
+    /// are given: a seam too short to read is no evidence either way.
+    pub fn factor_facing(
+        &self,
+        a: usize,
+        b: usize,
+        pairs: &[(usize, usize)],
+        min_pairs: usize,
+    ) -> Option<f64> {
+        let t = self.typical?;
+        let pa = self.profiles.get(a)?.as_ref()?;
+        let pb = self.profiles.get(b)?.as_ref()?;
+        if pairs.len() < min_pairs {
+            return None;
+        }
+        let (sum, k) = pairs
+            .iter()
+            .map(|&(i, j)| f64::from(lab_distance(pa[i], pb[j], LIGHTNESS_WEIGHT)).powi(2))
+            .filter(|d2| d2.is_finite())
+            .fold((0.0, 0usize), |(s, k), d2| (s + d2, k + 1));
+        (k >= min_pairs).then(|| {
+            ((sum / k as f64 + FLOOR * t) / t)
+                .powf(WEIGHT)
+                .clamp(MIN_FACTOR, MAX_FACTOR)
+        })
+    }
+
     /// The factor for the colour difference `delta` yields; 1 (and `delta` not computed)
     /// before calibration or when the pictures carry no colour.
     fn factor_of(&self, delta: impl FnOnce() -> Option<f64>) -> f64 {

@@ -333,7 +333,10 @@ fn pieces_damaged_by_white_print_still_join() {
 
 /// 500 photographed pieces: seeds 2 and 12 measured 100 % (500 placed) and 97.7 % (494
 /// placed, 1 cluster). Before every feature-similar candidate was compared and colour weighed
-/// the matings they were 21.6 and 16.2 %: look-alike knobs outranked true mates.
+/// the matings they were 21.6 and 16.2 %: look-alike knobs outranked true mates. Seed 12
+/// gives 99.0 % (497 placed) since session 14: a piece whose colour factors across its four
+/// seams are 1.41, 1.48, 2.09 and 2.12 passes the holes step's colour bar (1.8) at the mean
+/// of the middle two, where the upper one refused it.
 #[test]
 fn classic_500_photos_end_to_end() {
     let mut p = Params::new(Kind::Classic, 500, 0);
@@ -341,7 +344,7 @@ fn classic_500_photos_end_to_end() {
     p.style = jigsaw::synth::Style::Photo;
     let (mean, fewest) = end_to_end(&p, &PipelineOptions::default(), &[2, 12]);
     assert!(
-        fewest >= 490 && mean >= 0.97,
+        fewest >= 497 && mean >= 0.994,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }
@@ -439,7 +442,10 @@ fn irregular_20_photos_end_to_end() {
 
 /// 100 irregular pieces photographed: seeds 1 and 2 measured 96.1 and 96.0 % (100 and 97
 /// placed) in session 11; 99.6 and 95.6 % (100 and 97 placed) with the longer sharpness chord
-/// of session 12 (seeds 1–8: mean 92.7 → 98.1 %).
+/// of session 12 (seeds 1–8: mean 92.7 → 98.1 %); 99.6 and 96.9 % (100 and 98 placed) since
+/// a run of border pieces left out is filled from its ends (session 14: seed 2 left three
+/// side by side, and the end piece whose neighbour's knob hole the front end partly filled
+/// now fits).
 #[test]
 fn irregular_100_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 100, 0);
@@ -449,7 +455,25 @@ fn irregular_100_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
     assert!(
-        fewest >= 97 && mean >= 0.97,
+        fewest >= 98 && mean >= 0.982,
+        "mean {mean:.3}, fewest placed {fewest}"
+    );
+}
+
+/// Irregular 20 photos seed 13 lost three border pieces side by side along its left edge
+/// (two with white print on white paper cut off): one notch of three pieces' area, which no
+/// single piece fills. 81.6 % (17 placed) before session 14; filled from its ends, a piece
+/// per round, the last one into a notch of its own: 100 %.
+#[test]
+fn a_run_of_border_pieces_left_out_fills_from_its_ends() {
+    let mut p = Params::new(Kind::Irregular, 20, 0);
+    p.px_per_piece = 160.0;
+    p.style = jigsaw::synth::Style::Photo;
+    let mut options = PipelineOptions::default();
+    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
+    let (mean, fewest) = end_to_end(&p, &options, &[13]);
+    assert!(
+        fewest == 20 && mean == 1.0,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }

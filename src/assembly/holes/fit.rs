@@ -7,33 +7,33 @@ use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 
 /// Starting rotations of the fit, evenly spread.
-const START_ROTATIONS: usize = 24;
-const ICP_ITERATIONS: usize = 25;
+pub(super) const START_ROTATIONS: usize = 24;
+pub(super) const ICP_ITERATIONS: usize = 25;
 /// Points of the outline and of the rim the fit uses at most.
-const FIT_POINTS: usize = 180;
+pub(super) const FIT_POINTS: usize = 180;
 
 /// Every `step`-th point so that at most `n` remain.
-fn thin(points: &[P2], n: usize) -> Vec<P2> {
+pub(super) fn thin(points: &[P2], n: usize) -> Vec<P2> {
     let step = points.len().div_ceil(n.max(1)).max(1);
     points.iter().step_by(step).copied().collect()
 }
 
 /// A rim's points in a k-d tree: the fits ask for the nearest rim point some hundred thousand
 /// times per piece and region.
-struct Rim {
-    points: Vec<P2>,
+pub(super) struct Rim {
+    pub points: Vec<P2>,
     tree: ImmutableKdTree<f64, 2>,
 }
 
 impl Rim {
-    fn new(points: Vec<P2>) -> Rim {
+    pub fn new(points: Vec<P2>) -> Rim {
         let coords: Vec<[f64; 2]> = points.iter().map(|q| [q.x, q.y]).collect();
         let tree = ImmutableKdTree::new_from_slice(&coords);
         Rim { points, tree }
     }
 
     /// The rim point nearest to `p`, and its distance.
-    fn nearest(&self, p: &P2) -> (P2, f64) {
+    pub fn nearest(&self, p: &P2) -> (P2, f64) {
         let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
         (self.points[found.item as usize], found.distance.sqrt())
     }
@@ -41,7 +41,7 @@ impl Rim {
 
 /// The distance from `p` to the nearest of `to`, a placed outline of a few hundred points
 /// (one query per rim point and pose: no tree pays).
-fn distance_to(p: &P2, to: &[P2]) -> f64 {
+pub(super) fn distance_to(p: &P2, to: &[P2]) -> f64 {
     to.iter()
         .map(|q| (q - p).norm_squared())
         .fold(f64::MAX, f64::min)

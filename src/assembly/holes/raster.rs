@@ -26,6 +26,8 @@ pub(super) struct Hole {
     pub area: f64,
     /// Whether the cluster leaves it open on one side (a notch the hull closes).
     pub open: bool,
+    /// Its pixels on a coarse grid: where a fit to part of it may start.
+    pub inside: Vec<P2>,
 }
 
 /// The placed pieces of one cluster rasterised in the assembled frame.
@@ -127,15 +129,16 @@ pub(super) fn cluster_frame(shapes: &Shapes, g: &Growth, cluster: u32) -> Option
 
 /// The holes of the frame's cluster, background regions its pieces (grown by
 /// [`SEAM_CLOSE_PX`]) enclose, then its notches, background regions inside its convex hull
-/// that open onto the hull's edge; each at least `min_area` pixels.
-pub(super) fn empty_regions(frame: &Frame, min_area: f64) -> Vec<Hole> {
+/// that open onto the hull's edge; each at least `min_area` pixels, its inside sampled every
+/// `step` pixels.
+pub(super) fn empty_regions(frame: &Frame, min_area: f64, step: usize) -> Vec<Hole> {
     let (w, h) = (frame.w, frame.h);
     let grown = grow(&frame.filled, w, h, SEAM_CLOSE_PX as usize);
     // 0: unknown background, 1: outside, 2: piece, 3..: regions.
     let mut label: Vec<u32> = grown.iter().map(|&f| if f { 2 } else { 0 }).collect();
     flood(&mut label, w, h, 0, 1);
     let mut next = 3;
-    let mut regions = take_regions(frame, &mut label, &mut next, min_area, false);
+    let mut regions = take_regions(frame, &mut label, &mut next, min_area, step, false);
     // The outside within the hull is searched again: what of it a piece could fill is a notch.
     let mut inside = vec![false; w * h];
     fill_polygon(&frame.hull, frame.ox, frame.oy, w, h, &mut inside);
@@ -144,7 +147,9 @@ pub(super) fn empty_regions(frame: &Frame, min_area: f64) -> Vec<Hole> {
             *l = 0;
         }
     }
-    regions.extend(take_regions(frame, &mut label, &mut next, min_area, true));
+    regions.extend(take_regions(
+        frame, &mut label, &mut next, min_area, step, true,
+    ));
     regions
 }
 
@@ -154,6 +159,7 @@ fn take_regions(
     label: &mut [u32],
     next: &mut u32,
     min_area: f64,
+    step: usize,
     open: bool,
 ) -> Vec<Hole> {
     let (w, h, filled) = (frame.w, frame.h, &frame.filled);
@@ -201,11 +207,18 @@ fn take_regions(
             .iter()
             .fold(Vector2::zeros(), |s, &k| s + to_frame(k).coords)
             / n;
+        let step = step.max(1);
+        let inside = core
+            .iter()
+            .filter(|&&k| (k % w) % step == 0 && (k / w) % step == 0)
+            .map(|&k| to_frame(k))
+            .collect();
         holes.push(Hole {
             area: n,
             rim,
             centroid: P2::from(centroid),
             open,
+            inside,
         });
     }
     holes

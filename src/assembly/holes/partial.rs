@@ -1,0 +1,274 @@
+//! Fitting a piece to *part* of a region two or three pieces wide: a run of border pieces
+//! left out side by side leaves one notch that no single piece fills. The piece at an end of
+//! the run meets the rim along two sides (its neighbour in the row and the row inside), and
+//! its side facing the rest of the run meets nothing; placed, it leaves a smaller region for
+//! the next round, until the last piece fills a notch of its own.
+
+use super::super::geometry::{fit_rigid, P2};
+use super::fit::{thin, NotchLimits, Rim, FIT_POINTS, ICP_ITERATIONS, START_ROTATIONS};
+use super::raster::{Frame, Hole};
+use nalgebra::{Isometry2, Vector2};
+
+/// Where a fit may start: inside the region, this far from its rim (fractions of the median
+/// piece size), about where a piece's centre lies from its sides.
+const START_REACH: (f64, f64) = (0.3, 0.75);
+/// Starts closer together than this fraction of the median piece size are one start.
+const START_SPACING: f64 = 0.3;
+const MAX_STARTS: usize = 16;
+/// The first ICP iterations pair outline points with rim points up to this fraction of the
+/// median piece size apart (a start is a third of a piece off at most); later ones up to
+/// the cap of a seam point, so the open side does not pull the piece across the region.
+const FIRST_REACH: f64 = 0.3;
+const FIRST_ITERATIONS: usize = 8;
+/// At least this share of the outline (of what lies deep inside the hull) meets the rim: an
+/// end piece meets it along two of its three deep sides, a piece in the middle of the run or
+/// a corner piece at its end along one of two or three, and waits for its neighbours.
+const MIN_MEETING_SHARE: f64 = 0.55;
+/// … and the side facing the rest of the region, one run of the outline, is at least this
+/// share of it (less is a piece that fills the region, which is [`super::fit::fit_to_notch`]'s
+/// case).
+const MIN_OPEN_SHARE: f64 = 0.15;
+/// Outline points that may lie inside the cluster, beyond the tolerance (a whole fit allows
+/// 3 %): the knob of an end piece reaching into a neighbour whose hole the front end partly
+/// filled (irregular 100 photos seed 2: 6 % of the outline).
+const MAX_INTRUSION: f64 = 0.08;
+/// Rim points within this fraction of the median piece size of the placed outline's meeting
+/// part are the part of the rim the piece claims (a knob hole it leaves empty reaches a
+/// quarter of a piece deep).
+const CLAIM_REACH: f64 = 0.35;
+
+/// The poses at which `outline` (source pixels) fits part of `region` (see the module doc),
+/// each with the mean of its two capped means as in [`super::fit::fit_to_notch`] (the
+/// outline's meeting part to the rim, the claimed rim back to it): best first, one per place
+/// (placed centroids at least [`START_SPACING`] of `size` apart).
+pub(super) fn fit_partial(
+    outline: &[P2],
+    region: &Hole,
+    frame: &Frame,
+    limits: NotchLimits,
+    size: f64,
+) -> Vec<(Isometry2<f64>, f64)> {
+    let outline = thin(outline, FIT_POINTS);
+    let rim = Rim::new(thin(&region.rim, 2 * FIT_POINTS));
+    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
+    let deep_rim: Vec<P2> = rim
+        .points
+        .iter()
+        .filter(|q| deep_inside(q))
+        .copied()
+        .collect();
+    if deep_rim.len() < 8 || outline.len() < 8 {
+        return Vec::new();
+    }
+    let centroid =
+        outline.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / outline.len() as f64;
+    let mut found: Vec<(Isometry2<f64>, f64, P2)> = Vec::new();
+    for centre in starts(region, &rim, size) {
+        for k in 0..START_ROTATIONS {
+            let angle = std::f64::consts::TAU * k as f64 / START_ROTATIONS as f64;
+            let start = Isometry2::translation(centre.x, centre.y)
+                * Isometry2::rotation(angle)
+                * Isometry2::translation(-centroid.x, -centroid.y);
+            let pose = icp(&outline, &rim, &deep_inside, start, limits, size);
+            let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
+            if let Some(d) = score(&placed, &rim, &deep_rim, frame, limits, size) {
+                let at = pose * P2::from(centroid);
+                found.push((pose, d, at));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let mut places: Vec<(Isometry2<f64>, f64, P2)> = Vec::new();
+    for f in found {
+        if places
+            .iter()
+            .all(|p| (p.2 - f.2).norm() >= START_SPACING * size)
+        {
+            places.push(f);
+        }
+    }
+    places.into_iter().map(|(pose, d, _)| (pose, d)).collect()
+}
+
+/// Iterative closest points from `pose`, pairing only the outline's points deep inside the
+/// hull with rim points near them: within [`FIRST_REACH`] of the median piece size at first,
+/// then the cap of a seam point, then twice the tolerance, so that neither the open side nor
+/// a knob reaching into a neighbour's damaged hole pulls the piece off its place.
+fn icp(
+    outline: &[P2],
+    rim: &Rim,
+    deep_inside: &impl Fn(&P2) -> bool,
+    mut pose: Isometry2<f64>,
+    limits: NotchLimits,
+    size: f64,
+) -> Isometry2<f64> {
+    for it in 0..ICP_ITERATIONS + FIRST_ITERATIONS {
+        let reach = if it < FIRST_ITERATIONS {
+            FIRST_REACH * size
+        } else if it < 2 * FIRST_ITERATIONS {
+            limits.cap
+        } else {
+            2.0 * limits.tolerance
+        };
+        let (from, targets): (Vec<P2>, Vec<P2>) = outline
+            .iter()
+            .map(|q| (*q, pose * q))
+            .filter(|(_, p)| deep_inside(p))
+            .map(|(q, p)| (q, rim.nearest(&p)))
+            .filter(|(_, (_, d))| *d <= reach)
+            .map(|(q, (r, _))| (q, r))
+            .unzip();
+        if from.len() < 8 {
+            break;
+        }
+        let (next, _) = fit_rigid(&from, &targets);
+        let moved = (next.translation.vector - pose.translation.vector).norm()
+            + (next.rotation.angle() - pose.rotation.angle()).abs() * 50.0;
+        pose = next;
+        if moved < 0.01 {
+            break;
+        }
+    }
+    pose
+}
+
+/// Points inside `region` about a piece's half width from its rim, spread out.
+fn starts(region: &Hole, rim: &Rim, size: f64) -> Vec<P2> {
+    let mut starts: Vec<P2> = Vec::new();
+    for q in &region.inside {
+        let d = rim.nearest(q).1;
+        if d < START_REACH.0 * size || d > START_REACH.1 * size {
+            continue;
+        }
+        if starts
+            .iter()
+            .all(|s| (s - q).norm() >= START_SPACING * size)
+        {
+            starts.push(*q);
+        }
+        if starts.len() == MAX_STARTS {
+            break;
+        }
+    }
+    starts
+}
+
+/// The distance of a partial fit of the placed outline `placed` (in outline order), or `None`
+/// where it is no such fit (see the constants above).
+fn score(
+    placed: &[P2],
+    rim: &Rim,
+    deep_rim: &[P2],
+    frame: &Frame,
+    limits: NotchLimits,
+    size: f64,
+) -> Option<f64> {
+    let n = placed.len();
+    let intruding = placed
+        .iter()
+        .filter(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
+        .count();
+    if intruding as f64 > MAX_INTRUSION * n as f64 {
+        return None;
+    }
+    let far = 2.0 * limits.tolerance;
+    let deep: Vec<usize> = (0..n)
+        .filter(|&k| frame.depth(&placed[k]) > limits.depth)
+        .collect();
+    if deep.len() < 8 {
+        return None;
+    }
+    let dist: Vec<f64> = deep.iter().map(|&k| rim.nearest(&placed[k]).1).collect();
+    let away: Vec<bool> = dist.iter().map(|&d| d > far).collect();
+    let (open_start, open_len) = longest_cyclic_run(&away)?;
+    let m = deep.len();
+    if (open_len as f64) < MIN_OPEN_SHARE * m as f64
+        || ((m - open_len) as f64) < MIN_MEETING_SHARE * m as f64
+    {
+        return None;
+    }
+    let in_open = |j: usize| (j + m - open_start) % m < open_len;
+    let meeting: Vec<f64> = (0..m).filter(|&j| !in_open(j)).map(|j| dist[j]).collect();
+    let stray = meeting.iter().filter(|&&d| d > far).count();
+    if stray as f64 > limits.max_outliers * meeting.len() as f64 {
+        return None;
+    }
+    // Outline points the claim may end on: deep, off the open side and its ends. The rim
+    // beyond the piece, along the rest of the region, is nearest to the outline just past
+    // an end of the open side (which ends where the outline comes within `far` of the rim),
+    // up to the claim's reach.
+    let first_open = deep[open_start];
+    let last_open = deep[(open_start + open_len - 1) % m];
+    let perimeter: f64 = (0..n)
+        .map(|k| (placed[(k + 1) % n] - placed[k]).norm())
+        .sum();
+    let margin = ((CLAIM_REACH * size + far) * n as f64 / perimeter.max(1.0)).ceil() as usize;
+    let near_end = |k: usize| {
+        [first_open, last_open].iter().any(|&e| {
+            let gap = k.abs_diff(e);
+            gap.min(n - gap) <= margin
+        })
+    };
+    let mut claims = vec![false; n];
+    for (j, &k) in deep.iter().enumerate() {
+        claims[k] = !in_open(j) && !near_end(k);
+    }
+    let mut back = Vec::new();
+    for q in deep_rim {
+        let (k, d) = placed
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (k, (p - q).norm_squared()))
+            .fold((0, f64::MAX), |a, b| if b.1 < a.1 { b } else { a });
+        let d = d.sqrt();
+        if d <= CLAIM_REACH * size && claims[k] {
+            back.push(d);
+        }
+    }
+    if back.len() < 8 {
+        return None;
+    }
+    let outliers = back.iter().filter(|&&d| d > far).count();
+    if outliers as f64 > limits.max_outliers * back.len() as f64 {
+        return None;
+    }
+    let mean = |d: &[f64]| d.iter().map(|d| d.min(limits.cap)).sum::<f64>() / d.len() as f64;
+    Some(0.5 * (mean(&meeting) + mean(&back)))
+}
+
+/// The longest run of `true` in the cyclic sequence `flags`: its start and length; `None`
+/// when there is none or every flag is set.
+fn longest_cyclic_run(flags: &[bool]) -> Option<(usize, usize)> {
+    let n = flags.len();
+    let first_false = flags.iter().position(|&f| !f)?;
+    let mut best: Option<(usize, usize)> = None;
+    let mut run: Option<(usize, usize)> = None;
+    for step in 1..=n {
+        let j = (first_false + step) % n;
+        if flags[j] {
+            run = Some(run.map_or((j, 1), |(s, l)| (s, l + 1)));
+        } else if let Some(r) = run.take() {
+            if best.is_none_or(|b| r.1 > b.1) {
+                best = Some(r);
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::longest_cyclic_run;
+
+    #[test]
+    fn the_longest_run_may_wrap_round() {
+        let f = [true, true, false, true, false, false, true, true, true];
+        assert_eq!(longest_cyclic_run(&f), Some((6, 5)));
+        assert_eq!(
+            longest_cyclic_run(&[false, true, true, false]),
+            Some((1, 2))
+        );
+        assert_eq!(longest_cyclic_run(&[true, true]), None);
+        assert_eq!(longest_cyclic_run(&[false, false]), None);
+    }
+}

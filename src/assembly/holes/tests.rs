@@ -1,0 +1,272 @@
+//! Fits of left-out pieces on small hand-made clusters of square cells.
+
+use super::*;
+use crate::assembly::shapes::PieceShape;
+use nalgebra::Vector2;
+
+/// A 40 px cell with its top left corner at (x, y), clockwise on screen.
+fn cell(x: f64, y: f64) -> Vec<P2> {
+    vec![
+        P2::new(x, y),
+        P2::new(x + 40.0, y),
+        P2::new(x + 40.0, y + 40.0),
+        P2::new(x, y + 40.0),
+    ]
+}
+
+/// The `k`-th piece placed where it was cut, as growth would have placed it.
+fn placed_as_cut(k: usize) -> Placed {
+    Placed {
+        pose: Isometry2::identity(),
+        sequence: k as u32 + 1,
+        cluster: 0,
+        supports: 2,
+        merit: 0.5,
+        spans: 0,
+    }
+}
+
+/// The outline of a piece: `corners` joined by points 1 px apart, moved by `pose`.
+fn piece(id: u32, corners: &[P2], pose: Isometry2<f64>) -> PieceShape {
+    let mut outline = Vec::new();
+    for (k, a) in corners.iter().enumerate() {
+        let b = corners[(k + 1) % corners.len()];
+        let n = (b - a).norm().ceil() as usize;
+        outline.extend((0..n).map(|t| pose * (a + (b - a) * (t as f64 / n as f64))));
+    }
+    let area = super::super::geometry::signed_area(&outline).abs();
+    PieceShape {
+        outline,
+        size: area.sqrt(),
+        ..PieceShape::bare(id, String::new(), Vec::new())
+    }
+}
+
+/// A 3 × 3 grid of 40 px cells: the eight round the middle placed where they belong, the
+/// middle one (a cell with a knob, photographed turned and elsewhere) left out, with a
+/// smaller piece.
+#[test]
+fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let mut g = Growth {
+        placed: vec![None; 10],
+        clusters: 1,
+        ..Growth::default()
+    };
+    for (k, (i, j)) in (0..3)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .filter(|&c| c != (1, 1))
+        .enumerate()
+    {
+        shapes.pieces.push(piece(
+            k as u32 + 1,
+            &cell(40.0 * i as f64, 40.0 * j as f64),
+            Isometry2::identity(),
+        ));
+        g.placed[k] = Some(placed_as_cut(k));
+    }
+    // The middle cell's left side bulges into a hole of its neighbour: a piece that fits
+    // one way round only.
+    let mut middle = cell(40.0, 40.0);
+    middle.splice(
+        3..3,
+        [
+            P2::new(40.0, 70.0),
+            P2::new(30.0, 70.0),
+            P2::new(30.0, 50.0),
+            P2::new(40.0, 50.0),
+        ],
+    );
+    let left = &mut shapes.pieces[1];
+    *left = piece(2, &cell(0.0, 40.0), Isometry2::identity());
+    let mut notched = cell(0.0, 40.0);
+    notched.splice(
+        2..2,
+        [
+            P2::new(40.0, 50.0),
+            P2::new(30.0, 50.0),
+            P2::new(30.0, 70.0),
+            P2::new(40.0, 70.0),
+        ],
+    );
+    notched.reverse();
+    *left = piece(2, &notched, Isometry2::identity());
+    let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
+    shapes.pieces.push(piece(9, &middle, taken));
+    shapes
+        .pieces
+        .push(piece(10, &cell(0.0, 0.0)[..3], Isometry2::identity()));
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    assert_eq!(holes.len(), 1);
+    assert!(!holes[0].open);
+    assert!((holes[0].area - 1800.0).abs() < 60.0, "{}", holes[0].area);
+    let (pose, d) = fit_to_rim(&shapes.pieces[8].outline, &holes[0]);
+    assert!(d < 2.0, "{d}");
+    // Fitted as it was cut: its pose undoes the photograph's.
+    let back = pose * taken;
+    assert!(back.translation.vector.norm() < 1.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    // Without the picture a look-alike could not be told from it: nothing is placed.
+    assert_eq!(fill_holes(&shapes, &SeamColours::default(), &mut g), 0);
+    assert!(g.placed[8].is_none());
+    assert!(g.placed[9].is_none());
+}
+
+/// Two rows of three 40 px cells, the top middle one left out: an edge piece, its top side
+/// straight and a knob on its lower side, photographed turned and elsewhere. The hull
+/// closes the notch it leaves; its three shaped sides fit the notch's rim and bring it back
+/// as it was cut, while a plain square of its size fits worse than the tolerance.
+#[test]
+fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let mut g = Growth {
+        placed: vec![None; 5],
+        clusters: 1,
+        ..Growth::default()
+    };
+    for (k, (i, j)) in [(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+        .into_iter()
+        .enumerate()
+    {
+        let mut corners = cell(40.0 * i as f64, 40.0 * j as f64);
+        if (i, j) == (1, 1) {
+            // The hole the knob goes into, in its top side.
+            corners.splice(
+                1..1,
+                [
+                    P2::new(50.0, 40.0),
+                    P2::new(50.0, 60.0),
+                    P2::new(70.0, 60.0),
+                    P2::new(70.0, 40.0),
+                ],
+            );
+        }
+        shapes
+            .pieces
+            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
+        g.placed[k] = Some(placed_as_cut(k));
+    }
+    let mut edge = cell(40.0, 0.0);
+    edge.splice(
+        3..3,
+        [
+            P2::new(70.0, 40.0),
+            P2::new(70.0, 60.0),
+            P2::new(50.0, 60.0),
+            P2::new(50.0, 40.0),
+        ],
+    );
+    let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
+    let knobbed = piece(6, &edge, taken).outline;
+    let plain = piece(7, &cell(40.0, 0.0), taken).outline;
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    assert_eq!(regions.len(), 1);
+    let notch = &regions[0];
+    assert!(notch.open);
+    assert!(fits_area(notch, 2000.0), "{}", notch.area);
+    let limits = notch_limits(40.0);
+    let tolerance = limits.tolerance;
+    let (pose, d) = fit_to_notch(&knobbed, notch, &frame, limits).unwrap();
+    assert!(d < 1.5, "{d}");
+    let back = pose * taken;
+    assert!(back.translation.vector.norm() < 1.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    let square = fit_to_notch(&plain, notch, &frame, limits);
+    assert!(square.is_none_or(|(_, d)| d > tolerance), "{square:?}");
+}
+
+/// Two rows of four 40 px cells, the middle two of the top row left out: one notch of two
+/// pieces' area, which no single piece fills. The left one of the run has a knob on its
+/// lower side; its left and lower sides meet the rim, its right side faces the other empty
+/// cell. It is fitted to that part of the notch and brought back as it was cut. The right
+/// end of the notch has a knob of its neighbour reaching in: neither piece fits there.
+/// A plain square fits neither end (at the left one, the knob's hole would be left
+/// empty).
+#[test]
+fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let cells = [(0, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)];
+    let mut g = Growth {
+        placed: vec![None; cells.len()],
+        clusters: 1,
+        ..Growth::default()
+    };
+    for (k, &(i, j)) in cells.iter().enumerate() {
+        let mut corners = cell(40.0 * i as f64, 40.0 * j as f64);
+        if (i, j) == (1, 1) {
+            // The hole the left end's knob goes into, in its top side.
+            corners.splice(
+                1..1,
+                [
+                    P2::new(50.0, 40.0),
+                    P2::new(50.0, 60.0),
+                    P2::new(70.0, 60.0),
+                    P2::new(70.0, 40.0),
+                ],
+            );
+        }
+        if (i, j) == (3, 0) {
+            // A knob into the right end, on its left side.
+            corners.extend([
+                P2::new(120.0, 30.0),
+                P2::new(105.0, 30.0),
+                P2::new(105.0, 15.0),
+                P2::new(120.0, 15.0),
+            ]);
+        }
+        shapes
+            .pieces
+            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
+        g.placed[k] = Some(placed_as_cut(k));
+    }
+    let mut end = cell(40.0, 0.0);
+    end.splice(
+        3..3,
+        [
+            P2::new(70.0, 40.0),
+            P2::new(70.0, 60.0),
+            P2::new(50.0, 60.0),
+            P2::new(50.0, 40.0),
+        ],
+    );
+    let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
+    let knobbed = piece(7, &end, taken).outline;
+    let plain = piece(8, &cell(40.0, 0.0), taken).outline;
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    assert_eq!(regions.len(), 1);
+    let notch = &regions[0];
+    assert!(notch.open);
+    let area = 1600.0 + 400.0;
+    assert!(
+        !fits_area(notch, area) && holds_a_run(notch, area),
+        "{}",
+        notch.area
+    );
+    let limits = notch_limits(40.0);
+    let bar = PARTIAL_TOLERANCE * limits.tolerance;
+    let places = fit_partial(&knobbed, notch, &frame, limits, 40.0);
+    let &(pose, d) = places.first().expect("a fit to part of the notch");
+    assert!(d < bar, "{d}");
+    let back = pose * taken;
+    assert!(back.translation.vector.norm() < 1.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    // Nowhere else nearly as well.
+    assert!(
+        places[1..].iter().all(|&(_, other)| other >= AMBIGUITY * d),
+        "{places:?}"
+    );
+    let squares = fit_partial(&plain, notch, &frame, limits, 40.0);
+    assert!(squares.iter().all(|&(_, d)| d > bar), "{squares:?}");
+}
