@@ -16,22 +16,44 @@ const MIN_FACING_SAMPLES: usize = 12;
 /// Chainlets whose colours across their seams are read, at least.
 const MIN_SEAMS: usize = 2;
 
-/// How well the picture runs on across the seams of piece `i` placed at `pose` with the
-/// placed pieces of `cluster`: the colour factor of each of its chainlets against the
-/// chainlet it lies along (see [`SeamColours::factor_facing`]), the median over its
-/// chainlets; `None` where the pictures carry no colour or fewer than [`MIN_SEAMS`]
-/// chainlets lie along others.
+/// How well the picture runs on across the seams of the pieces `members` (each placed at
+/// its pose) with the placed pieces of `cluster`: the colour factor of each of their
+/// chainlets against the chainlet it lies along (see [`SeamColours::factor_facing`]), the
+/// median over those chainlets; `None` where the pictures carry no colour or fewer than
+/// [`MIN_SEAMS`] chainlets lie along others.
 pub(super) fn seam_colour(
+    shapes: &Shapes,
+    colours: &SeamColours,
+    g: &Growth,
+    cluster: u32,
+    members: impl Iterator<Item = (usize, Isometry2<f64>)>,
+) -> Option<f64> {
+    if !colours.knows_colours() {
+        return None;
+    }
+    let mut factors: Vec<f64> = members
+        .flat_map(|(i, pose)| seam_factors(shapes, colours, g, cluster, i, &pose))
+        .collect();
+    // A region is bounded by two neighbours at least; a seam along one chainlet alone is too
+    // little to tell a piece from a look-alike sitting in a dent of the puzzle's edge.
+    if factors.len() < MIN_SEAMS {
+        return None;
+    }
+    factors.sort_by(f64::total_cmp);
+    let n = factors.len();
+    Some(0.5 * (factors[(n - 1) / 2] + factors[n / 2]))
+}
+
+/// The colour factor of each chainlet of piece `i`, placed at `pose`, that lies along a
+/// chainlet of `cluster`.
+fn seam_factors(
     shapes: &Shapes,
     colours: &SeamColours,
     g: &Growth,
     cluster: u32,
     i: usize,
     pose: &Isometry2<f64>,
-) -> Option<f64> {
-    if !colours.knows_colours() {
-        return None;
-    }
+) -> Vec<f64> {
     let piece = &shapes.pieces[i];
     let reach = 2.0 * piece.size.max(shapes.median_size);
     let near = (FACING_FRACTION * shapes.median_size).max(3.0).powi(2);
@@ -82,12 +104,5 @@ pub(super) fn seam_colour(
             }
         }
     }
-    // A region is bounded by two neighbours at least; a seam along one chainlet alone is too
-    // little to tell a piece from a look-alike sitting in a dent of the puzzle's edge.
-    if factors.len() < MIN_SEAMS {
-        return None;
-    }
-    factors.sort_by(f64::total_cmp);
-    let n = factors.len();
-    Some(0.5 * (factors[(n - 1) / 2] + factors[n / 2]))
+    factors
 }

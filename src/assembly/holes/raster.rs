@@ -5,6 +5,10 @@
 use super::super::geometry::{convex_hull, P2};
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
+use crate::vision::trace_mask;
+use image::{GrayImage, Luma};
+use imageproc::distance_transform::Norm;
+use imageproc::morphology::erode;
 use nalgebra::Vector2;
 use std::collections::VecDeque;
 
@@ -63,6 +67,29 @@ impl Frame {
                 (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
             })
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The outline of the drawn pieces taken as one, traced clockwise (assembled frame, pixel
+    /// centres): seams closed by growing the pieces by [`SEAM_CLOSE_PX`] and shrinking them
+    /// back, the outer border of the largest part. Empty if nothing is drawn.
+    pub fn outer_outline(&self) -> Vec<P2> {
+        let grown = grow(&self.filled, self.w, self.h, SEAM_CLOSE_PX as usize);
+        let mask = GrayImage::from_fn(self.w as u32, self.h as u32, |x, y| {
+            Luma([if grown[y as usize * self.w + x as usize] {
+                255
+            } else {
+                0
+            }])
+        });
+        let closed = erode(&mask, Norm::LInf, SEAM_CLOSE_PX as u8);
+        let Ok(chain) = trace_mask(&closed) else {
+            return Vec::new();
+        };
+        chain
+            .points()
+            .iter()
+            .map(|&[x, y]| P2::new((x as i64 + self.ox) as f64, (y as i64 + self.oy) as f64))
+            .collect()
     }
 
     /// Whether `p` (assembled frame) lies on a placed piece.

@@ -270,3 +270,60 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     let squares = fit_partial(&plain, notch, &frame, limits, 40.0);
     assert!(squares.iter().all(|&(_, d)| d > bar), "{squares:?}");
 }
+
+/// Three rows of four 40 px cells, the middle two of the middle row held by a second cluster,
+/// turned and elsewhere (growth could not join it). Taken together its two pieces' outlines
+/// fit the hole the two cells leave; moved by that fit into the first cluster, both come
+/// back as they were cut and one cluster is left.
+#[test]
+fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let cells: Vec<(i32, i32)> = (0..3).flat_map(|j| (0..4).map(move |i| (i, j))).collect();
+    let taken = Isometry2::new(Vector2::new(500.0, 300.0), 2.0);
+    let mut g = Growth {
+        placed: vec![None; cells.len()],
+        clusters: 2,
+        ..Growth::default()
+    };
+    for (k, &(i, j)) in cells.iter().enumerate() {
+        shapes.pieces.push(piece(
+            k as u32 + 1,
+            &cell(40.0 * i as f64, 40.0 * j as f64),
+            Isometry2::identity(),
+        ));
+        let mut p = placed_as_cut(k);
+        if j == 1 && (i == 1 || i == 2) {
+            p.cluster = 1;
+            p.pose = taken;
+        }
+        g.placed[k] = Some(p);
+    }
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    assert_eq!(holes.len(), 1);
+    let all = items(&shapes, &g, 0);
+    assert_eq!(all.len(), 1);
+    let pair = &all[0];
+    assert_eq!(pair.cluster, Some(1));
+    assert_eq!(pair.members.len(), 2);
+    assert!((pair.area - 3200.0).abs() < 100.0, "{}", pair.area);
+    // One outline round both, in order (no seam between them): the pair's perimeter, 240 px.
+    let n = pair.outline.len();
+    let length: f64 = (0..n)
+        .map(|k| (pair.outline[(k + 1) % n] - pair.outline[k]).norm())
+        .sum();
+    assert!((225.0..=255.0).contains(&length), "{length}");
+    assert!(fits_area(&holes[0], pair.area));
+    let (pose, d) = fit_to_rim(&pair.outline, &holes[0]);
+    assert!(d < 2.0, "{d}");
+    absorb(&mut g, 1, 0, &pose);
+    assert_eq!(g.clusters, 1);
+    for p in g.placed.iter().flatten() {
+        assert_eq!(p.cluster, 0);
+        assert!(p.pose.translation.vector.norm() < 1.5, "{:?}", p.pose);
+        assert!(p.pose.rotation.angle().abs() < 0.03, "{:?}", p.pose);
+    }
+}

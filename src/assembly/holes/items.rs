@@ -1,0 +1,100 @@
+//! What the step places: a piece left out, or a small cluster that growth could not join to
+//! the largest (its seams with it failed the closure test too, e.g. beside a piece the front
+//! end damaged). A cluster fills a hole or notch of its own shape as a piece does, moved as
+//! one: its outline is its pieces' outlines taken together.
+
+use super::super::geometry::P2;
+use super::super::grow::Growth;
+use super::super::shapes::Shapes;
+use super::raster::cluster_frame;
+use nalgebra::{Isometry2, Vector2};
+
+/// A piece, or a cluster's pieces, fitted as one.
+pub(super) struct Item {
+    /// Each piece and its pose in the item's frame (source pixels for a left-out piece, the
+    /// cluster's frame for a cluster).
+    pub members: Vec<(usize, Isometry2<f64>)>,
+    /// In the item's frame, in order round it.
+    pub outline: Vec<P2>,
+    /// Pixels.
+    pub area: f64,
+    pub centroid: P2,
+    /// The cluster it is, if it is one.
+    pub cluster: Option<u32>,
+}
+
+/// The pieces left out (with an outline to fit) and the clusters other than `largest`.
+pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32) -> Vec<Item> {
+    let mut items: Vec<Item> = (0..shapes.pieces.len())
+        .filter(|&i| g.placed[i].is_none() && shapes.pieces[i].outline.len() >= 8)
+        .map(|i| {
+            let piece = &shapes.pieces[i];
+            Item {
+                members: vec![(i, Isometry2::identity())],
+                outline: piece.outline.clone(),
+                area: piece.size.powi(2),
+                centroid: piece.centroid,
+                cluster: None,
+            }
+        })
+        .collect();
+    for c in (0..g.clusters).filter(|&c| c != largest) {
+        let members: Vec<(usize, Isometry2<f64>)> = g
+            .placed
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == c).map(|p| (i, p.pose)))
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let Some(frame) = cluster_frame(shapes, g, c) else {
+            continue;
+        };
+        let outline = frame.outer_outline();
+        if outline.len() < 8 {
+            continue;
+        }
+        let centroid =
+            outline.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / outline.len() as f64;
+        items.push(Item {
+            area: members
+                .iter()
+                .map(|&(i, _)| shapes.pieces[i].size.powi(2))
+                .sum(),
+            members,
+            outline,
+            centroid: P2::from(centroid),
+            cluster: Some(c),
+        });
+    }
+    items
+}
+
+/// Moves every piece of cluster `from` by `motion` into cluster `onto`, and numbers the
+/// clusters above `from` down by one, as a merge does (see `assembly::merge`).
+pub(super) fn absorb(g: &mut Growth, from: u32, onto: u32, motion: &Isometry2<f64>) {
+    for p in g.placed.iter_mut().flatten() {
+        if p.cluster == from {
+            p.pose = motion * p.pose;
+            p.cluster = onto;
+        }
+    }
+    for j in &mut g.junctions {
+        if j.cluster == from {
+            j.cluster = onto;
+            j.position = motion * j.position;
+        }
+    }
+    for p in g.placed.iter_mut().flatten() {
+        if p.cluster > from {
+            p.cluster -= 1;
+        }
+    }
+    for j in &mut g.junctions {
+        if j.cluster > from {
+            j.cluster -= 1;
+        }
+    }
+    g.clusters -= 1;
+}
