@@ -10,10 +10,10 @@ use nalgebra::{Isometry2, Vector2};
 pub(super) const START_ROTATIONS: usize = 24;
 pub(super) const ICP_ITERATIONS: usize = 25;
 /// Points of the outline and of the rim the fit uses at most.
-pub(super) const FIT_POINTS: usize = 180;
+const FIT_POINTS: usize = 180;
 
 /// Every `step`-th point so that at most `n` remain.
-pub(super) fn thin(points: &[P2], n: usize) -> Vec<P2> {
+fn thin(points: &[P2], n: usize) -> Vec<P2> {
     let step = points.len().div_ceil(n.max(1)).max(1);
     points.iter().step_by(step).copied().collect()
 }
@@ -48,6 +48,33 @@ pub(super) fn distance_to(p: &P2, to: &[P2]) -> f64 {
         .sqrt()
 }
 
+/// One step of iterative closest points from `pose`: each of `points` (source pixels) that
+/// `pair` takes at its current place and distance is paired with its nearest rim point, and
+/// the rigid motion fitting the pairs found; with how far it moved (px, plus 50 px per
+/// radian). `None` with fewer than `min_pairs` pairs.
+pub(super) fn icp_step(
+    points: &[P2],
+    rim: &Rim,
+    pose: &Isometry2<f64>,
+    pair: impl Fn(&P2, f64) -> bool,
+    min_pairs: usize,
+) -> Option<(Isometry2<f64>, f64)> {
+    let (from, targets): (Vec<P2>, Vec<P2>) = points
+        .iter()
+        .map(|q| (*q, pose * q))
+        .map(|(q, p)| (q, p, rim.nearest(&p)))
+        .filter(|(_, p, (_, d))| pair(p, *d))
+        .map(|(q, _, (r, _))| (q, r))
+        .unzip();
+    if from.len() < min_pairs {
+        return None;
+    }
+    let (next, _) = fit_rigid(&from, &targets);
+    let moved = (next.translation.vector - pose.translation.vector).norm()
+        + (next.rotation.angle() - pose.rotation.angle()).abs() * 50.0;
+    Some((next, moved))
+}
+
 /// The pose that best brings `points` (source pixels) onto `rim`, each start rotated about
 /// `centre` and the points' centroid put there, judged by `score` (smaller is better). Each
 /// step pairs only the points that `keep` at their current place.
@@ -70,18 +97,9 @@ fn best_icp(
             * Isometry2::rotation(angle)
             * Isometry2::translation(-centroid.x, -centroid.y);
         for _ in 0..ICP_ITERATIONS {
-            let (from, targets): (Vec<P2>, Vec<P2>) = points
-                .iter()
-                .map(|q| (*q, pose * q))
-                .filter(|(_, p)| keep(p))
-                .map(|(q, p)| (q, rim.nearest(&p).0))
-                .unzip();
-            if from.len() < 3 {
+            let Some((next, moved)) = icp_step(points, rim, &pose, |p, _| keep(p), 3) else {
                 break;
-            }
-            let (next, _) = fit_rigid(&from, &targets);
-            let moved = (next.translation.vector - pose.translation.vector).norm()
-                + (next.rotation.angle() - pose.rotation.angle()).abs() * 50.0;
+            };
             pose = next;
             if moved < 0.01 {
                 break;
@@ -136,18 +154,8 @@ pub(super) fn fit_to_notch(
     frame: &Frame,
     limits: NotchLimits,
 ) -> Option<(Isometry2<f64>, f64)> {
-    let outline = thin(outline, FIT_POINTS);
-    let rim = Rim::new(thin(&notch.rim, 2 * FIT_POINTS));
+    let (outline, rim, deep) = thinned_with_deep_rim(outline, notch, frame, limits)?;
     let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
-    let deep: Vec<P2> = rim
-        .points
-        .iter()
-        .filter(|q| deep_inside(q))
-        .copied()
-        .collect();
-    if deep.len() < 8 {
-        return None;
-    }
     let far = 2.0 * limits.tolerance;
     let outliers = |d: &[f64]| d.iter().filter(|&&d| d > far).count() as f64 / d.len() as f64;
     let mean = |d: &[f64]| d.iter().map(|d| d.min(limits.cap)).sum::<f64>() / d.len() as f64;
@@ -175,6 +183,25 @@ pub(super) fn fit_to_notch(
         0.5 * (mean(&there) + mean(&back))
     });
     (d < f64::MAX).then_some((pose, d))
+}
+
+/// `outline` and `region`'s rim thinned for a fit, the rim in a tree, and the rim points
+/// deeper than `limits.depth` inside the cluster's hull; `None` where fewer than eight are.
+pub(super) fn thinned_with_deep_rim(
+    outline: &[P2],
+    region: &Hole,
+    frame: &Frame,
+    limits: NotchLimits,
+) -> Option<(Vec<P2>, Rim, Vec<P2>)> {
+    let outline = thin(outline, FIT_POINTS);
+    let rim = Rim::new(thin(&region.rim, 2 * FIT_POINTS));
+    let deep: Vec<P2> = rim
+        .points
+        .iter()
+        .filter(|q| frame.depth(q) > limits.depth)
+        .copied()
+        .collect();
+    (deep.len() >= 8).then_some((outline, rim, deep))
 }
 
 /// What [`fit_to_notch`] accepts, in pixels but for `max_intrusion`, a share of the outline.

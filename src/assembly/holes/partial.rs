@@ -4,8 +4,10 @@
 //! its side facing the rest of the run meets nothing; placed, it leaves a smaller region for
 //! the next round, until the last piece fills a notch of its own.
 
-use super::super::geometry::{fit_rigid, P2};
-use super::fit::{thin, NotchLimits, Rim, FIT_POINTS, ICP_ITERATIONS, START_ROTATIONS};
+use super::super::geometry::P2;
+use super::fit::{
+    icp_step, thinned_with_deep_rim, NotchLimits, Rim, ICP_ITERATIONS, START_ROTATIONS,
+};
 use super::raster::{Frame, Hole};
 use nalgebra::{Isometry2, Vector2};
 
@@ -48,18 +50,14 @@ pub(super) fn fit_partial(
     limits: NotchLimits,
     size: f64,
 ) -> Vec<(Isometry2<f64>, f64)> {
-    let outline = thin(outline, FIT_POINTS);
-    let rim = Rim::new(thin(&region.rim, 2 * FIT_POINTS));
-    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
-    let deep_rim: Vec<P2> = rim
-        .points
-        .iter()
-        .filter(|q| deep_inside(q))
-        .copied()
-        .collect();
-    if deep_rim.len() < 8 || outline.len() < 8 {
+    let Some((outline, rim, deep_rim)) = thinned_with_deep_rim(outline, region, frame, limits)
+    else {
+        return Vec::new();
+    };
+    if outline.len() < 8 {
         return Vec::new();
     }
+    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
     let centroid =
         outline.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / outline.len() as f64;
     let mut found: Vec<(Isometry2<f64>, f64, P2)> = Vec::new();
@@ -110,20 +108,10 @@ fn icp(
         } else {
             2.0 * limits.tolerance
         };
-        let (from, targets): (Vec<P2>, Vec<P2>) = outline
-            .iter()
-            .map(|q| (*q, pose * q))
-            .filter(|(_, p)| deep_inside(p))
-            .map(|(q, p)| (q, rim.nearest(&p)))
-            .filter(|(_, (_, d))| *d <= reach)
-            .map(|(q, (r, _))| (q, r))
-            .unzip();
-        if from.len() < 8 {
+        let pair = |p: &P2, d: f64| deep_inside(p) && d <= reach;
+        let Some((next, moved)) = icp_step(outline, rim, &pose, pair, 8) else {
             break;
-        }
-        let (next, _) = fit_rigid(&from, &targets);
-        let moved = (next.translation.vector - pose.translation.vector).norm()
-            + (next.rotation.angle() - pose.rotation.angle()).abs() * 50.0;
+        };
         pose = next;
         if moved < 0.01 {
             break;

@@ -42,6 +42,62 @@ fn piece(id: u32, corners: &[P2], pose: Isometry2<f64>) -> PieceShape {
     }
 }
 
+/// The cell at column 1, row 1 with a hole in its top side, where the knob of
+/// [`edge_with_knob_below`] goes.
+fn cell_with_hole_on_top() -> Vec<P2> {
+    let mut corners = cell(40.0, 40.0);
+    corners.splice(
+        1..1,
+        [
+            P2::new(50.0, 40.0),
+            P2::new(50.0, 60.0),
+            P2::new(70.0, 60.0),
+            P2::new(70.0, 40.0),
+        ],
+    );
+    corners
+}
+
+/// The cell at column 1, row 0 (on the top edge) with a knob on its lower side.
+fn edge_with_knob_below() -> Vec<P2> {
+    let mut corners = cell(40.0, 0.0);
+    corners.splice(
+        3..3,
+        [
+            P2::new(70.0, 40.0),
+            P2::new(70.0, 60.0),
+            P2::new(50.0, 60.0),
+            P2::new(50.0, 40.0),
+        ],
+    );
+    corners
+}
+
+/// One cluster of the given cells of 40 px, each placed where it was cut, shaped by `shape`
+/// (plain cells where it gives `None`).
+fn cluster_of(
+    cells: &[(i32, i32)],
+    shape: impl Fn((i32, i32)) -> Option<Vec<P2>>,
+) -> (Shapes, Growth) {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let mut g = Growth {
+        placed: vec![None; cells.len()],
+        clusters: 1,
+        ..Growth::default()
+    };
+    for (k, &(i, j)) in cells.iter().enumerate() {
+        let corners = shape((i, j)).unwrap_or_else(|| cell(40.0 * i as f64, 40.0 * j as f64));
+        shapes
+            .pieces
+            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
+        g.placed[k] = Some(placed_as_cut(k));
+    }
+    (shapes, g)
+}
+
 /// A 3 × 3 grid of 40 px cells: the eight round the middle placed where they belong, the
 /// middle one (a cell with a knob, photographed turned and elsewhere) left out, with a
 /// smaller piece.
@@ -122,47 +178,10 @@ fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
 /// as it was cut, while a plain square of its size fits worse than the tolerance.
 #[test]
 fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
-    let mut shapes = Shapes {
-        median_size: 40.0,
-        ..Shapes::default()
-    };
-    let mut g = Growth {
-        placed: vec![None; 5],
-        clusters: 1,
-        ..Growth::default()
-    };
-    for (k, (i, j)) in [(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
-        .into_iter()
-        .enumerate()
-    {
-        let mut corners = cell(40.0 * i as f64, 40.0 * j as f64);
-        if (i, j) == (1, 1) {
-            // The hole the knob goes into, in its top side.
-            corners.splice(
-                1..1,
-                [
-                    P2::new(50.0, 40.0),
-                    P2::new(50.0, 60.0),
-                    P2::new(70.0, 60.0),
-                    P2::new(70.0, 40.0),
-                ],
-            );
-        }
-        shapes
-            .pieces
-            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
-        g.placed[k] = Some(placed_as_cut(k));
-    }
-    let mut edge = cell(40.0, 0.0);
-    edge.splice(
-        3..3,
-        [
-            P2::new(70.0, 40.0),
-            P2::new(70.0, 60.0),
-            P2::new(50.0, 60.0),
-            P2::new(50.0, 40.0),
-        ],
-    );
+    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| {
+        (c == (1, 1)).then(cell_with_hole_on_top)
+    });
+    let edge = edge_with_knob_below();
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(6, &edge, taken).outline;
     let plain = piece(7, &cell(40.0, 0.0), taken).outline;
@@ -192,54 +211,23 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
 /// empty).
 #[test]
 fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
-    let mut shapes = Shapes {
-        median_size: 40.0,
-        ..Shapes::default()
-    };
     let cells = [(0, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)];
-    let mut g = Growth {
-        placed: vec![None; cells.len()],
-        clusters: 1,
-        ..Growth::default()
-    };
-    for (k, &(i, j)) in cells.iter().enumerate() {
-        let mut corners = cell(40.0 * i as f64, 40.0 * j as f64);
-        if (i, j) == (1, 1) {
-            // The hole the left end's knob goes into, in its top side.
-            corners.splice(
-                1..1,
-                [
-                    P2::new(50.0, 40.0),
-                    P2::new(50.0, 60.0),
-                    P2::new(70.0, 60.0),
-                    P2::new(70.0, 40.0),
-                ],
-            );
-        }
-        if (i, j) == (3, 0) {
-            // A knob into the right end, on its left side.
+    let (shapes, g) = cluster_of(&cells, |c| match c {
+        (1, 1) => Some(cell_with_hole_on_top()),
+        // A knob into the right end, on its left side.
+        (3, 0) => {
+            let mut corners = cell(120.0, 0.0);
             corners.extend([
                 P2::new(120.0, 30.0),
                 P2::new(105.0, 30.0),
                 P2::new(105.0, 15.0),
                 P2::new(120.0, 15.0),
             ]);
+            Some(corners)
         }
-        shapes
-            .pieces
-            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
-        g.placed[k] = Some(placed_as_cut(k));
-    }
-    let mut end = cell(40.0, 0.0);
-    end.splice(
-        3..3,
-        [
-            P2::new(70.0, 40.0),
-            P2::new(70.0, 60.0),
-            P2::new(50.0, 60.0),
-            P2::new(50.0, 40.0),
-        ],
-    );
+        _ => None,
+    });
+    let end = edge_with_knob_below();
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(7, &end, taken).outline;
     let plain = piece(8, &cell(40.0, 0.0), taken).outline;
