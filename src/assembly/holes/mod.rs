@@ -10,8 +10,9 @@
 //! closes it, and the piece's outline is fitted to the notch's rim where both lie well inside
 //! the hull: its sides along the puzzle's edge face no rim. It must not cut into the cluster.
 //! A run of border pieces left out side by side leaves one notch a few pieces wide; it is
-//! filled from its ends (see [`partial`]). Rounds repeat while they place pieces: a filled
-//! notch may close the hole beside it, an end piece shortens its run.
+//! filled from its ends (see [`partial`]). A small cluster growth left apart fills a hole or
+//! notch of its shape the same way, moved as one (see `items.rs`). Rounds repeat while they
+//! place pieces: a filled notch may close the hole beside it, an end piece shortens its run.
 
 mod colour;
 mod fit;
