@@ -445,7 +445,8 @@ fn irregular_20_photos_end_to_end() {
 /// of session 12 (seeds 1–8: mean 92.7 → 98.1 %); 99.6 and 96.9 % (100 and 98 placed) since
 /// a run of border pieces left out is filled from its ends (session 14: seed 2 left three
 /// side by side, and the end piece whose neighbour's knob hole the front end partly filled
-/// now fits).
+/// now fits); 99.6 and 98.2 % (100 and 99 placed) since the worst of four or more seams is
+/// left out of the colour test (the second end piece's seam along that neighbour reads 3.0).
 #[test]
 fn irregular_100_photos_end_to_end() {
     let mut p = Params::new(Kind::Irregular, 100, 0);
@@ -455,7 +456,7 @@ fn irregular_100_photos_end_to_end() {
     options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
     let (mean, fewest) = end_to_end(&p, &options, &[1, 2]);
     assert!(
-        fewest >= 98 && mean >= 0.982,
+        fewest >= 99 && mean >= 0.988,
         "mean {mean:.3}, fewest placed {fewest}"
     );
 }

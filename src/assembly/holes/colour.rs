@@ -15,12 +15,14 @@ const FACING_FRACTION: f64 = 0.04;
 const MIN_FACING_SAMPLES: usize = 12;
 /// Chainlets whose colours across their seams are read, at least.
 const MIN_SEAMS: usize = 2;
+/// With this many seams read or more, the worst is left out of the median.
+const DROP_WORST_FROM: usize = 4;
 
 /// How well the picture runs on across the seams of the pieces `members` (each placed at
 /// its pose) with the placed pieces of `cluster`: the colour factor of each of their
 /// chainlets against the chainlet it lies along (see [`SeamColours::factor_facing`]), the
-/// median over those chainlets; `None` where the pictures carry no colour or fewer than
-/// [`MIN_SEAMS`] chainlets lie along others.
+/// median over those chainlets but the worst (see [`DROP_WORST_FROM`]); `None` where the
+/// pictures carry no colour or fewer than [`MIN_SEAMS`] chainlets lie along others.
 pub(super) fn seam_colour(
     shapes: &Shapes,
     colours: &SeamColours,
@@ -40,6 +42,12 @@ pub(super) fn seam_colour(
         return None;
     }
     factors.sort_by(f64::total_cmp);
+    // One seam may read the wrong colours where the neighbour's outline is damaged (the
+    // front end partly filled its knob hole, and the profile samples off the seam): of four
+    // or more, the worst is left out. A look-alike's seams break everywhere.
+    if factors.len() >= DROP_WORST_FROM {
+        factors.pop();
+    }
     let n = factors.len();
     Some(0.5 * (factors[(n - 1) / 2] + factors[n / 2]))
 }

@@ -65,8 +65,9 @@ const AMBIGUITY: f64 = 1.5;
 /// (2.5 px against 1.6–3.5 px). Measured factors: the six true pieces the fit placed on the
 /// sweep 0.82–2.21 (five under 1.6), nine extraneous fits in missing pieces' holes
 /// 2.30–3.00. Without colour (blank pieces, masks) no hole is filled. The bar refuses some
-/// true fits (session 13: 2.09, 2.15, 2.35 on three sets; the first passes at 1.78 since
-/// session 14, an even count's median being the mean of its middle two).
+/// true fits (session 13: 2.09, 2.15, 2.35 on three sets; since session 14 the first passes
+/// at 1.78, an even count's median being the mean of its middle two, and the second with
+/// its worst seam left out; see [`colour`]).
 const MAX_COLOUR_FACTOR: f64 = 1.8;
 /// A region of up to this many pieces' area is filled from its ends, a piece at a time (see
 /// [`partial`]): a run of three border pieces left out, with the hull's slack.
