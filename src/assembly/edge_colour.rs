@@ -73,7 +73,12 @@ impl SeamColours {
     pub fn delta(&self, a: usize, b: usize) -> Option<f64> {
         let pa = self.profiles.get(a)?.as_ref()?;
         let pb = self.profiles.get(b)?.as_ref()?;
-        colour_delta(pa, pb, (0..SAMPLES).map(|i| (i, SAMPLES - 1 - i)))
+        colour_delta(
+            pa,
+            pb,
+            (0..SAMPLES).map(|i| (i, SAMPLES - 1 - i)),
+            SAMPLES / 2,
+        )
     }
 
     /// Colour difference with `b`'s piece held at `pose` in `a`'s frame: each sample of `a`
@@ -99,7 +104,7 @@ impl SeamColours {
                 .min_by(|x, y| x.1.total_cmp(&y.1))?;
             (d <= limit).then_some((i, j))
         });
-        colour_delta(pa, pb, pairs)
+        colour_delta(pa, pb, pairs, SAMPLES / 2)
     }
 
     /// Takes the median colour difference over `pairs` (each chainlet's best mating by
@@ -147,31 +152,25 @@ impl SeamColours {
         let t = self.typical?;
         let pa = self.profiles.get(a)?.as_ref()?;
         let pb = self.profiles.get(b)?.as_ref()?;
-        if pairs.len() < min_pairs {
-            return None;
-        }
-        let (sum, k) = pairs
-            .iter()
-            .map(|&(i, j)| f64::from(lab_distance(pa[i], pb[j], LIGHTNESS_WEIGHT)).powi(2))
-            .filter(|d2| d2.is_finite())
-            .fold((0.0, 0usize), |(s, k), d2| (s + d2, k + 1));
-        (k >= min_pairs).then(|| {
-            ((sum / k as f64 + FLOOR * t) / t)
-                .powf(WEIGHT)
-                .clamp(MIN_FACTOR, MAX_FACTOR)
-        })
+        let c = colour_delta(pa, pb, pairs.iter().copied(), min_pairs)?;
+        Some(factor_for(t, c))
     }
 
     /// The factor for the colour difference `delta` yields; 1 (and `delta` not computed)
     /// before calibration or when the pictures carry no colour.
     fn factor_of(&self, delta: impl FnOnce() -> Option<f64>) -> f64 {
         match (self.typical, self.typical.and_then(|_| delta())) {
-            (Some(t), Some(c)) => ((c + FLOOR * t) / t)
-                .powf(WEIGHT)
-                .clamp(MIN_FACTOR, MAX_FACTOR),
+            (Some(t), Some(c)) => factor_for(t, c),
             _ => 1.0,
         }
     }
+}
+
+/// The factor a colour difference `c` yields against the typical difference `t`.
+fn factor_for(t: f64, c: f64) -> f64 {
+    ((c + FLOOR * t) / t)
+        .powf(WEIGHT)
+        .clamp(MIN_FACTOR, MAX_FACTOR)
 }
 
 /// Colour profiles of every chainlet of `shapes`, reading each source image once.
@@ -315,12 +314,14 @@ fn pixel(img: &RgbImage, p: &P2) -> Option<[u8; 3]> {
     Some(img.get_pixel(x as u32, y as u32).0)
 }
 
-/// Mean squared colour difference (ΔE², lightness weighted by [`LIGHTNESS_WEIGHT`]) over the `pairs` of samples (of `a`, of `b`) that face each other; `None`
-/// when under half of `a`'s samples have a readable partner.
+/// Mean squared colour difference (ΔE², lightness weighted by [`LIGHTNESS_WEIGHT`]) over the
+/// `pairs` of samples (of `a`, of `b`) that face each other; `None` when fewer than
+/// `min_pairs` have a readable partner (half of `a`'s samples for a whole seam).
 fn colour_delta(
     a: &[[f32; 3]],
     b: &[[f32; 3]],
     pairs: impl Iterator<Item = (usize, usize)>,
+    min_pairs: usize,
 ) -> Option<f64> {
     let mut sum = 0.0;
     let mut k = 0;
@@ -331,7 +332,7 @@ fn colour_delta(
             k += 1;
         }
     }
-    (k >= SAMPLES / 2).then(|| sum / k as f64)
+    (k >= min_pairs).then(|| sum / k as f64)
 }
 
 #[cfg(test)]

@@ -160,32 +160,42 @@ fn apply(shapes: &Shapes, table: &MatingTable, g: &mut Growth, m: &Motion, tol_e
     if seams.len() < MIN_SUPPORT {
         return false;
     }
-    for &i in &from {
-        let p = g.placed[i].as_mut().expect("member");
-        p.pose = motion * p.pose;
-        p.cluster = m.onto;
-    }
     for &(a, b, d) in &seams {
         g.mate_of[a] = Some((b, d));
         g.mate_of[b] = Some((a, d));
     }
+    move_cluster(g, m.from, m.onto, &motion);
+    let merged: Vec<usize> = onto.iter().chain(&from).copied().collect();
+    relax(shapes, g, &merged, 3);
+    true
+}
+
+/// Moves every piece and junction of cluster `from` by `motion` into cluster `onto`, and
+/// numbers the clusters above `from` down by one (`onto` too, if it is above).
+pub(super) fn move_cluster(g: &mut Growth, from: u32, onto: u32, motion: &Pose) {
     for p in g.placed.iter_mut().flatten() {
-        if p.cluster > m.from {
+        if p.cluster == from {
+            p.pose = motion * p.pose;
+            p.cluster = onto;
+        }
+    }
+    for j in &mut g.junctions {
+        if j.cluster == from {
+            j.cluster = onto;
+            j.position = motion * j.position;
+        }
+    }
+    for p in g.placed.iter_mut().flatten() {
+        if p.cluster > from {
             p.cluster -= 1;
         }
     }
     for j in &mut g.junctions {
-        if j.cluster == m.from {
-            j.cluster = m.onto;
-            j.position = motion * j.position;
-        } else if j.cluster > m.from {
+        if j.cluster > from {
             j.cluster -= 1;
         }
     }
     g.clusters -= 1;
-    let merged: Vec<usize> = onto.iter().chain(&from).copied().collect();
-    relax(shapes, g, &merged, 3);
-    true
 }
 
 /// The seams closed when every piece of `from` is moved by `motion`, or `None` if one of them

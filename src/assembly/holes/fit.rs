@@ -7,7 +7,7 @@ use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 
 /// Starting rotations of the fit, evenly spread.
-pub(super) const START_ROTATIONS: usize = 24;
+const START_ROTATIONS: usize = 24;
 pub(super) const ICP_ITERATIONS: usize = 25;
 /// Points of the outline and of the rim the fit uses at most.
 const FIT_POINTS: usize = 180;
@@ -75,6 +75,23 @@ pub(super) fn icp_step(
     Some((next, moved))
 }
 
+/// The mean of `points` (the origin for none).
+pub(super) fn mean_point(points: &[P2]) -> P2 {
+    P2::from(points.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / points.len().max(1) as f64)
+}
+
+/// Where iterative closest points start: `points` (source pixels) with their mean put on
+/// `centre`, turned by each of [`START_ROTATIONS`] angles evenly spread.
+pub(super) fn start_poses(points: &[P2], centre: P2) -> impl Iterator<Item = Isometry2<f64>> {
+    let mean = mean_point(points);
+    (0..START_ROTATIONS).map(move |k| {
+        let angle = std::f64::consts::TAU * k as f64 / START_ROTATIONS as f64;
+        Isometry2::translation(centre.x, centre.y)
+            * Isometry2::rotation(angle)
+            * Isometry2::translation(-mean.x, -mean.y)
+    })
+}
+
 /// The pose that best brings `points` (source pixels) onto `rim`, each start rotated about
 /// `centre` and the points' centroid put there, judged by `score` (smaller is better). Each
 /// step pairs only the points that `keep` at their current place.
@@ -85,17 +102,11 @@ fn best_icp(
     keep: impl Fn(&P2) -> bool,
     mut score: impl FnMut(&Isometry2<f64>) -> f64,
 ) -> (Isometry2<f64>, f64) {
-    let centroid =
-        points.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / points.len().max(1) as f64;
     let mut best = (Isometry2::identity(), f64::MAX);
     if points.is_empty() || rim.points.is_empty() {
         return best;
     }
-    for k in 0..START_ROTATIONS {
-        let angle = std::f64::consts::TAU * k as f64 / START_ROTATIONS as f64;
-        let mut pose = Isometry2::translation(centre.x, centre.y)
-            * Isometry2::rotation(angle)
-            * Isometry2::translation(-centroid.x, -centroid.y);
+    for mut pose in start_poses(points, centre) {
         for _ in 0..ICP_ITERATIONS {
             let Some((next, moved)) = icp_step(points, rim, &pose, |p, _| keep(p), 3) else {
                 break;

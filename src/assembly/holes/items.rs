@@ -6,8 +6,9 @@
 use super::super::geometry::P2;
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
+use super::fit::mean_point;
 use super::raster::cluster_frame;
-use nalgebra::{Isometry2, Vector2};
+use nalgebra::Isometry2;
 
 /// A piece, or a cluster's pieces, fitted as one.
 pub(super) struct Item {
@@ -55,46 +56,16 @@ pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32) -> Vec<Item> {
         if outline.len() < 8 {
             continue;
         }
-        let centroid =
-            outline.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / outline.len() as f64;
         items.push(Item {
             area: members
                 .iter()
                 .map(|&(i, _)| shapes.pieces[i].size.powi(2))
                 .sum(),
             members,
+            centroid: mean_point(&outline),
             outline,
-            centroid: P2::from(centroid),
             cluster: Some(c),
         });
     }
     items
-}
-
-/// Moves every piece of cluster `from` by `motion` into cluster `onto`, and numbers the
-/// clusters above `from` down by one, as a merge does (see `assembly::merge`).
-pub(super) fn absorb(g: &mut Growth, from: u32, onto: u32, motion: &Isometry2<f64>) {
-    for p in g.placed.iter_mut().flatten() {
-        if p.cluster == from {
-            p.pose = motion * p.pose;
-            p.cluster = onto;
-        }
-    }
-    for j in &mut g.junctions {
-        if j.cluster == from {
-            j.cluster = onto;
-            j.position = motion * j.position;
-        }
-    }
-    for p in g.placed.iter_mut().flatten() {
-        if p.cluster > from {
-            p.cluster -= 1;
-        }
-    }
-    for j in &mut g.junctions {
-        if j.cluster > from {
-            j.cluster -= 1;
-        }
-    }
-    g.clusters -= 1;
 }

@@ -23,10 +23,11 @@ mod raster;
 use super::edge_colour::SeamColours;
 use super::geometry::P2;
 use super::grow::{Growth, Placed};
+use super::merge::move_cluster;
 use super::shapes::Shapes;
 use colour::seam_colour;
 use fit::{fit_to_notch, fit_to_rim, NotchLimits};
-use items::{absorb, items, Item};
+use items::{items, Item};
 use nalgebra::Isometry2;
 use partial::fit_partial;
 use raster::{cluster_frame, empty_regions, Frame, Hole, SEAM_CLOSE_PX};
@@ -204,7 +205,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
         }
         let it = &items[item];
         if let Some(c) = it.cluster {
-            absorb(g, c, cluster, &pose);
+            move_cluster(g, c, cluster, &pose);
             placed += it.members.len();
             break;
         }

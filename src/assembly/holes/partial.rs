@@ -6,10 +6,10 @@
 
 use super::super::geometry::P2;
 use super::fit::{
-    icp_step, thinned_with_deep_rim, NotchLimits, Rim, ICP_ITERATIONS, START_ROTATIONS,
+    icp_step, mean_point, start_poses, thinned_with_deep_rim, NotchLimits, Rim, ICP_ITERATIONS,
 };
 use super::raster::{Frame, Hole};
-use nalgebra::{Isometry2, Vector2};
+use nalgebra::Isometry2;
 
 /// Where a fit may start: inside the region, this far from its rim (fractions of the median
 /// piece size), about where a piece's centre lies from its sides.
@@ -58,20 +58,14 @@ pub(super) fn fit_partial(
         return Vec::new();
     }
     let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
-    let centroid =
-        outline.iter().fold(Vector2::zeros(), |s, q| s + q.coords) / outline.len() as f64;
+    let centroid = mean_point(&outline);
     let mut found: Vec<(Isometry2<f64>, f64, P2)> = Vec::new();
     for centre in starts(region, &rim, size) {
-        for k in 0..START_ROTATIONS {
-            let angle = std::f64::consts::TAU * k as f64 / START_ROTATIONS as f64;
-            let start = Isometry2::translation(centre.x, centre.y)
-                * Isometry2::rotation(angle)
-                * Isometry2::translation(-centroid.x, -centroid.y);
+        for start in start_poses(&outline, centre) {
             let pose = icp(&outline, &rim, &deep_inside, start, limits, size);
             let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
             if let Some(d) = score(&placed, &rim, &deep_rim, frame, limits, size) {
-                let at = pose * P2::from(centroid);
-                found.push((pose, d, at));
+                found.push((pose, d, pose * centroid));
             }
         }
     }

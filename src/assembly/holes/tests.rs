@@ -307,7 +307,7 @@ fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
     assert!(fits_area(&holes[0], pair.area));
     let (pose, d) = fit_to_rim(&pair.outline, &holes[0]);
     assert!(d < 2.0, "{d}");
-    absorb(&mut g, 1, 0, &pose);
+    move_cluster(&mut g, 1, 0, &pose);
     assert_eq!(g.clusters, 1);
     for p in g.placed.iter().flatten() {
         assert_eq!(p.cluster, 0);
