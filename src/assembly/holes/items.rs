@@ -24,16 +24,19 @@ pub(super) struct Item {
     pub cluster: Option<u32>,
 }
 
-/// The pieces left out (with an outline to fit) and the clusters other than `largest`.
-pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32) -> Vec<Item> {
+/// The pieces left out (with an outline to fit) and the clusters other than `largest`, of
+/// at most `max_area` pixels: a cluster is drawn and traced only then.
+pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32, max_area: f64) -> Vec<Item> {
+    let area = |i: usize| shapes.pieces[i].size.powi(2);
     let mut items: Vec<Item> = (0..shapes.pieces.len())
         .filter(|&i| g.placed[i].is_none() && shapes.pieces[i].outline.len() >= 8)
+        .filter(|&i| area(i) <= max_area)
         .map(|i| {
             let piece = &shapes.pieces[i];
             Item {
                 members: vec![(i, Isometry2::identity())],
                 outline: piece.outline.clone(),
-                area: piece.size.powi(2),
+                area: area(i),
                 centroid: piece.centroid,
                 cluster: None,
             }
@@ -46,7 +49,8 @@ pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32) -> Vec<Item> {
             .enumerate()
             .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == c).map(|p| (i, p.pose)))
             .collect();
-        if members.is_empty() {
+        let total: f64 = members.iter().map(|&(i, _)| area(i)).sum();
+        if members.is_empty() || total > max_area {
             continue;
         }
         let Some(frame) = cluster_frame(shapes, g, c) else {
@@ -57,10 +61,7 @@ pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32) -> Vec<Item> {
             continue;
         }
         items.push(Item {
-            area: members
-                .iter()
-                .map(|&(i, _)| shapes.pieces[i].size.powi(2))
-                .sum(),
+            area: total,
             members,
             centroid: mean_point(&outline),
             outline,

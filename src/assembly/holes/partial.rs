@@ -30,10 +30,6 @@ const MIN_MEETING_SHARE: f64 = 0.55;
 /// share of it (less is a piece that fills the region, which is [`super::fit::fit_to_notch`]'s
 /// case).
 const MIN_OPEN_SHARE: f64 = 0.15;
-/// Outline points that may lie inside the cluster, beyond the tolerance (a whole fit allows
-/// 3 %): the knob of an end piece reaching into a neighbour whose hole the front end partly
-/// filled (irregular 100 photos seed 2: 6 % of the outline).
-const MAX_INTRUSION: f64 = 0.08;
 /// Rim points within this fraction of the median piece size of the placed outline's meeting
 /// part are the part of the rim the piece claims (a knob hole it leaves empty reaches a
 /// quarter of a piece deep).
@@ -150,7 +146,7 @@ fn score(
         .iter()
         .filter(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
         .count();
-    if intruding as f64 > MAX_INTRUSION * n as f64 {
+    if intruding as f64 > limits.max_intrusion * n as f64 {
         return None;
     }
     let far = 2.0 * limits.tolerance;
