@@ -22,25 +22,41 @@ pub(super) struct Item {
     pub centroid: P2,
     /// The cluster it is, if it is one.
     pub cluster: Option<u32>,
+    /// The cluster a piece fitted alone belongs to (see [`Items::MembersAlone`]).
+    pub member_of: Option<u32>,
 }
+
+/// How the clusters other than the largest are offered.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Items {
+    /// Each as one item, moved whole.
+    Clusters,
+    /// Each piece of a cluster of at most [`MAX_MEMBERS_ALONE`] as an item of its own: a
+    /// cluster whose shape fits no region may still hold a piece that fits one, at the end of
+    /// a run (irregular 100 photos seed 14: a pair of border pieces, one above the other,
+    /// fits its notch whole only within 14 % of cutting in, its two pieces' angle a little
+    /// off). The cluster keeps the rest for the next round.
+    MembersAlone,
+}
+
+/// Clusters of more pieces are not taken apart: a second puzzle's, or a part of this one
+/// large enough to carry its own evidence.
+pub(super) const MAX_MEMBERS_ALONE: usize = 4;
 
 /// The pieces left out (with an outline to fit) and the clusters other than `largest`, of
 /// at most `max_area` pixels: a cluster is drawn and traced only then.
-pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32, max_area: f64) -> Vec<Item> {
+pub(super) fn items(
+    shapes: &Shapes,
+    g: &Growth,
+    largest: u32,
+    max_area: f64,
+    kind: Items,
+) -> Vec<Item> {
     let area = |i: usize| shapes.pieces[i].size.powi(2);
     let mut items: Vec<Item> = (0..shapes.pieces.len())
         .filter(|&i| g.placed[i].is_none() && shapes.pieces[i].outline.len() >= 8)
         .filter(|&i| area(i) <= max_area)
-        .map(|i| {
-            let piece = &shapes.pieces[i];
-            Item {
-                members: vec![(i, Isometry2::identity())],
-                outline: piece.outline.clone(),
-                area: area(i),
-                centroid: piece.centroid,
-                cluster: None,
-            }
-        })
+        .map(|i| alone(shapes, i, None))
         .collect();
     for c in (0..g.clusters).filter(|&c| c != largest) {
         let members: Vec<(usize, Isometry2<f64>)> = g
@@ -49,6 +65,19 @@ pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32, max_area: f64) ->
             .enumerate()
             .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == c).map(|p| (i, p.pose)))
             .collect();
+        if kind == Items::MembersAlone {
+            if (2..=MAX_MEMBERS_ALONE).contains(&members.len()) {
+                items.extend(
+                    members
+                        .iter()
+                        .filter(|&&(i, _)| {
+                            area(i) <= max_area && shapes.pieces[i].outline.len() >= 8
+                        })
+                        .map(|&(i, _)| alone(shapes, i, Some(c))),
+                );
+            }
+            continue;
+        }
         let total: f64 = members.iter().map(|&(i, _)| area(i)).sum();
         if members.is_empty() || total > max_area {
             continue;
@@ -66,7 +95,21 @@ pub(super) fn items(shapes: &Shapes, g: &Growth, largest: u32, max_area: f64) ->
             centroid: mean_point(&outline),
             outline,
             cluster: Some(c),
+            member_of: None,
         });
     }
     items
+}
+
+/// Piece `i` as an item of its own, in its source pixels; `member_of` its cluster, if any.
+fn alone(shapes: &Shapes, i: usize, member_of: Option<u32>) -> Item {
+    let piece = &shapes.pieces[i];
+    Item {
+        members: vec![(i, Isometry2::identity())],
+        outline: piece.outline.clone(),
+        area: piece.size.powi(2),
+        centroid: piece.centroid,
+        cluster: None,
+        member_of,
+    }
 }

@@ -11,8 +11,9 @@
 //! the hull: its sides along the puzzle's edge face no rim. It must not cut into the cluster.
 //! A run of border pieces left out side by side leaves one notch a few pieces wide; it is
 //! filled from its ends (see [`partial`]). A small cluster growth left apart fills a hole or
-//! notch of its shape the same way, moved as one (see `items.rs`). Rounds repeat while they
-//! place pieces: a filled notch may close the hole beside it, an end piece shortens its run.
+//! notch of its shape the same way, moved as one (see `items.rs`); where it fits none, its
+//! pieces are tried one by one. Rounds repeat while they place pieces: a filled notch may
+//! close the hole beside it, an end piece shortens its run.
 
 mod colour;
 mod fit;
@@ -27,7 +28,7 @@ use super::merge::move_cluster;
 use super::shapes::Shapes;
 use colour::seam_colour;
 use fit::{fit_to_notch, fit_to_rim, NotchLimits};
-use items::{items, Item};
+use items::{items, Item, Items};
 use nalgebra::Isometry2;
 use partial::fit_partial;
 use raster::{cluster_frame, empty_regions, Frame, Hole, SEAM_CLOSE_PX};
@@ -97,18 +98,25 @@ const MAX_ROUNDS: usize = 8;
 /// Returns how many were placed.
 pub(super) fn fill_holes(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
     let mut placed = 0;
+    // After a round that placed nothing, the small clusters' pieces are tried one by one (see
+    // [`Items::MembersAlone`]); after one that placed something, whole clusters again.
+    let mut kind = Items::Clusters;
     for _ in 0..MAX_ROUNDS {
-        match fill_round(shapes, colours, g) {
-            0 => break,
-            n => placed += n,
+        match (fill_round(shapes, colours, g, kind), kind) {
+            (0, Items::Clusters) => kind = Items::MembersAlone,
+            (0, Items::MembersAlone) => break,
+            (n, _) => {
+                placed += n;
+                kind = Items::Clusters;
+            }
         }
     }
     placed
 }
 
-/// One round: every region's best piece or small cluster, placed where it is unambiguous and
-/// its colours run on.
-fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
+/// One round: every region's best piece or small cluster (or cluster's piece, see `kind`),
+/// placed where it is unambiguous and its colours run on.
+fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Items) -> usize {
     let Some(cluster) = largest_cluster(g) else {
         return 0;
     };
@@ -127,8 +135,10 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
     // No region takes an item of more than this (see [`fits_area`], [`holds_a_run`]): a
     // larger cluster (the second puzzle of a mixed set) is not drawn and traced for nothing.
     let largest_region = regions.iter().map(|h| h.area).fold(0.0, f64::max);
-    let items = items(shapes, g, cluster, largest_region / NOTCH_AREA.0);
-    if items.is_empty() {
+    let items = items(shapes, g, cluster, largest_region / NOTCH_AREA.0, kind);
+    // Without a cluster's piece among them, the items are the last round's, which placed none.
+    let news = kind == Items::Clusters || items.iter().any(|it| it.member_of.is_some());
+    if items.is_empty() || !news {
         return 0;
     }
     let limits = notch_limits(shapes.median_size);
@@ -203,6 +213,8 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
         .unwrap_or(0);
     let mut placed = 0;
     let mut taken = vec![false; items.len()];
+    // A cluster gives one piece a round at most, so that it keeps one (see `Items`).
+    let mut left: Vec<u32> = Vec::new();
     for Fit {
         item,
         pose,
@@ -220,6 +232,12 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth) -> usize {
             move_cluster(g, c, cluster, &pose);
             placed += it.members.len();
             break;
+        }
+        if let Some(c) = it.member_of {
+            if left.contains(&c) {
+                continue;
+            }
+            left.push(c);
         }
         let i = it.members[0].0;
         sequence += 1;

@@ -265,36 +265,19 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
 /// back as they were cut and one cluster is left.
 #[test]
 fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
-    let mut shapes = Shapes {
-        median_size: 40.0,
-        ..Shapes::default()
-    };
-    let cells: Vec<(i32, i32)> = (0..3).flat_map(|j| (0..4).map(move |i| (i, j))).collect();
-    let taken = Isometry2::new(Vector2::new(500.0, 300.0), 2.0);
-    let mut g = Growth {
-        placed: vec![None; cells.len()],
-        clusters: 2,
-        ..Growth::default()
-    };
-    for (k, &(i, j)) in cells.iter().enumerate() {
-        shapes.pieces.push(piece(
-            k as u32 + 1,
-            &cell(40.0 * i as f64, 40.0 * j as f64),
-            Isometry2::identity(),
-        ));
-        let mut p = placed_as_cut(k);
-        if j == 1 && (i == 1 || i == 2) {
-            p.cluster = 1;
-            p.pose = taken;
-        }
-        g.placed[k] = Some(p);
-    }
+    let (shapes, mut g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
     let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
     assert_eq!(holes.len(), 1);
     // A bound under the pair's area (no region could take it) leaves it out untraced.
-    assert!(items(&shapes, &g, 0, 3000.0).is_empty());
-    let all = items(&shapes, &g, 0, holes[0].area / NOTCH_AREA.0);
+    assert!(items(&shapes, &g, 0, 3000.0, Items::Clusters).is_empty());
+    let all = items(
+        &shapes,
+        &g,
+        0,
+        holes[0].area / NOTCH_AREA.0,
+        Items::Clusters,
+    );
     assert_eq!(all.len(), 1);
     let pair = &all[0];
     assert_eq!(pair.cluster, Some(1));
@@ -316,4 +299,53 @@ fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
         assert!(p.pose.translation.vector.norm() < 1.5, "{:?}", p.pose);
         assert!(p.pose.rotation.angle().abs() < 0.03, "{:?}", p.pose);
     }
+}
+
+/// Three rows of four 40 px cells, placed as cut in cluster 0 but those `apart` picks, which
+/// a second cluster holds, turned and elsewhere.
+fn grid_with_cells_apart(apart: impl Fn(i32, i32) -> bool) -> (Shapes, Growth) {
+    let mut shapes = Shapes {
+        median_size: 40.0,
+        ..Shapes::default()
+    };
+    let cells: Vec<(i32, i32)> = (0..3).flat_map(|j| (0..4).map(move |i| (i, j))).collect();
+    let taken = Isometry2::new(Vector2::new(500.0, 300.0), 2.0);
+    let mut g = Growth {
+        placed: vec![None; cells.len()],
+        clusters: 2,
+        ..Growth::default()
+    };
+    for (k, &(i, j)) in cells.iter().enumerate() {
+        shapes.pieces.push(piece(
+            k as u32 + 1,
+            &cell(40.0 * i as f64, 40.0 * j as f64),
+            Isometry2::identity(),
+        ));
+        let mut p = placed_as_cut(k);
+        if apart(i, j) {
+            p.cluster = 1;
+            p.pose = taken;
+        }
+        g.placed[k] = Some(p);
+    }
+    (shapes, g)
+}
+
+/// After a round that placed nothing, a small cluster's pieces are offered one by one, each
+/// in its source pixels and marked with its cluster, not the cluster whole; a cluster of
+/// more pieces than [`items::MAX_MEMBERS_ALONE`] is not taken apart.
+#[test]
+fn a_small_clusters_pieces_are_offered_alone() {
+    let (shapes, g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
+    let alone = items(&shapes, &g, 0, f64::MAX, Items::MembersAlone);
+    assert_eq!(alone.len(), 2);
+    for it in &alone {
+        assert_eq!((it.cluster, it.member_of), (None, Some(1)));
+        assert_eq!(it.members.len(), 1);
+        assert_eq!(it.members[0].1, Isometry2::identity());
+        assert_eq!(it.outline, shapes.pieces[it.members[0].0].outline);
+    }
+    let (shapes, g) = grid_with_cells_apart(|_, j| j == 2 || j == 1);
+    assert!(items(&shapes, &g, 0, f64::MAX, Items::MembersAlone).is_empty());
+    assert_eq!(items(&shapes, &g, 0, f64::MAX, Items::Clusters).len(), 1);
 }
