@@ -349,3 +349,23 @@ fn a_small_clusters_pieces_are_offered_alone() {
     assert!(items(&shapes, &g, 0, f64::MAX, Items::MembersAlone).is_empty());
     assert_eq!(items(&shapes, &g, 0, f64::MAX, Items::Clusters).len(), 1);
 }
+
+/// A whole fit is accepted within its tolerance, or half of it for a fit to part of a region
+/// (held by two sides); where the picture runs on across its seams as across a typical true
+/// seam, within 1.5 times the tolerance, but a fit to part of a region never so.
+#[test]
+fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
+    let fit = |partial: bool, colour: f64| Fit {
+        item: 0,
+        pose: Isometry2::identity(),
+        distance: 0.0,
+        centre: P2::origin(),
+        partial,
+        tolerance: 4.0,
+        colour,
+    };
+    assert_eq!(bar(&fit(false, 1.6)), 4.0);
+    assert_eq!(bar(&fit(false, 1.1)), 6.0);
+    assert_eq!(bar(&fit(true, 1.6)), 2.0);
+    assert_eq!(bar(&fit(true, 1.1)), 2.0);
+}
