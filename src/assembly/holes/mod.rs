@@ -142,7 +142,13 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
         return 0;
     };
     let size = shapes.median_size;
-    let regions = empty_regions(&frame, size.powi(2) / 3.0, (size / 8.0).max(2.0) as usize);
+    let limits = notch_limits(shapes.median_size);
+    let regions = empty_regions(
+        &frame,
+        size.powi(2) / 3.0,
+        (size / 8.0).max(2.0) as usize,
+        limits.depth,
+    );
     // No region takes an item of more than this (see [`fits_area`], [`holds_a_run`]): a
     // larger cluster (the second puzzle of a mixed set) is not drawn and traced for nothing.
     let largest_region = regions.iter().map(|h| h.area).fold(0.0, f64::max);
@@ -152,7 +158,6 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     if items.is_empty() || !news {
         return 0;
     }
-    let limits = notch_limits(shapes.median_size);
     // Each region's fits that could matter, near enough to the tolerance to be chosen or to
     // rival the chosen one, and with the picture running on across their seams: a piece
     // whose picture breaks at its seams rivals none (a look-alike of another puzzle fits a
@@ -179,7 +184,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     // round (the next fits against it).
     let same_place = |a: &Fit, b: &Fit| (a.centre - b.centre).norm() < SAME_PLACE * size;
     let mut fits: Vec<Fit> = Vec::new();
-    for (h, region) in per_region.iter().enumerate() {
+    for region in &per_region {
         let Some(best) = region.first() else {
             continue;
         };
@@ -196,7 +201,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
             .iter()
             .enumerate()
             .flat_map(|(k, r)| r.iter().map(move |f| (k, f)))
-            .filter(|&(k, f)| f.item == best.item && (k != h || !same_place(f, best)))
+            .filter(|&(_, f)| f.item == best.item && !same_place(f, best))
             .filter(|(_, f)| best.partial || !f.partial)
             .all(|(_, f)| clear(f));
         if best.distance <= bar(best) && alone_here && alone_there {
@@ -221,16 +226,24 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     let mut taken = vec![false; items.len()];
     // A cluster gives one piece a round at most, so that it keeps one (see `Items`).
     let mut left: Vec<u32> = Vec::new();
+    // A region joining notches is offered whole and as each of them (see `empty_regions`):
+    // two items may be the best of one place.
+    let mut filled: Vec<P2> = Vec::new();
     for Fit {
         item,
         pose,
         distance,
         tolerance,
+        centre,
         ..
     } in fits
     {
         // An item is the best of one region at most (see `alone_there`), but for a perfect fit.
-        if std::mem::replace(&mut taken[item], true) {
+        if std::mem::replace(&mut taken[item], true)
+            || filled
+                .iter()
+                .any(|c| (c - centre).norm() < SAME_PLACE * size)
+        {
             continue;
         }
         let it = &items[item];
@@ -245,6 +258,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
             }
             left.push(c);
         }
+        filled.push(centre);
         let i = it.members[0].0;
         sequence += 1;
         g.placed[i] = Some(Placed {

@@ -10,7 +10,7 @@ use image::{GrayImage, Luma};
 use imageproc::distance_transform::Norm;
 use imageproc::morphology::erode;
 use nalgebra::Vector2;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Seams between placed pieces are open by a pixel or two in the assembled frame; the placed
 /// pieces are grown by this much so that a hole does not leak out through a seam.
@@ -156,16 +156,29 @@ pub(super) fn cluster_frame(shapes: &Shapes, g: &Growth, cluster: u32) -> Option
 
 /// The holes of the frame's cluster, background regions its pieces (grown by
 /// [`SEAM_CLOSE_PX`]) enclose, then its notches, background regions inside its convex hull
-/// that open onto the hull's edge; each at least `min_area` pixels, its inside sampled every
-/// `step` pixels.
-pub(super) fn empty_regions(frame: &Frame, min_area: f64, step: usize) -> Vec<Hole> {
+/// that open onto the hull's edge, one for each part deeper than `notch_depth` inside the hull
+/// (see [`notches`]); each at least `min_area` pixels, its inside sampled every `step` pixels.
+pub(super) fn empty_regions(
+    frame: &Frame,
+    min_area: f64,
+    step: usize,
+    notch_depth: f64,
+) -> Vec<Hole> {
     let (w, h) = (frame.w, frame.h);
     let grown = grow(&frame.filled, w, h, SEAM_CLOSE_PX as usize);
     // 0: unknown background, 1: outside, 2: piece, 3..: regions.
     let mut label: Vec<u32> = grown.iter().map(|&f| if f { 2 } else { 0 }).collect();
     flood(&mut label, w, h, 0, 1);
     let mut next = 3;
-    let mut regions = take_regions(frame, &mut label, &mut next, min_area, step, false);
+    let mut regions = take_regions(
+        frame,
+        &mut label,
+        &mut next,
+        min_area,
+        step,
+        false,
+        notch_depth,
+    );
     // The outside within the hull is searched again: what of it a piece could fill is a notch.
     let mut inside = vec![false; w * h];
     fill_polygon(&frame.hull, frame.ox, frame.oy, w, h, &mut inside);
@@ -175,12 +188,19 @@ pub(super) fn empty_regions(frame: &Frame, min_area: f64, step: usize) -> Vec<Ho
         }
     }
     regions.extend(take_regions(
-        frame, &mut label, &mut next, min_area, step, true,
+        frame,
+        &mut label,
+        &mut next,
+        min_area,
+        step,
+        true,
+        notch_depth,
     ));
     regions
 }
 
-/// Every 4-connected region of 0 labels, as a [`Hole`] if it is at least `min_area`.
+/// Every 4-connected region of 0 labels, as a [`Hole`] if it is at least `min_area`; an
+/// `open` one split into its notches (see [`notches`]).
 fn take_regions(
     frame: &Frame,
     label: &mut [u32],
@@ -188,6 +208,7 @@ fn take_regions(
     min_area: f64,
     step: usize,
     open: bool,
+    notch_depth: f64,
 ) -> Vec<Hole> {
     let (w, h, filled) = (frame.w, frame.h, &frame.filled);
     let mut holes = Vec::new();
@@ -195,60 +216,160 @@ fn take_regions(
         if label[start] != 0 {
             continue;
         }
-        let core = flood(label, w, h, start, *next);
+        let region = flood(label, w, h, start, *next);
         *next += 1;
-        if (core.len() as f64) < min_area {
-            continue;
-        }
-        // The region as the pieces leave it: its core grown back over the band the grown
-        // pieces took, so that its rim lies on the pieces' outlines.
-        let pixels = regrow(&core, filled, label, w, h, SEAM_CLOSE_PX as usize);
-        let to_frame = |k: usize| {
-            P2::new(
-                (k % w) as f64 + frame.ox as f64,
-                (k / w) as f64 + frame.oy as f64,
-            )
+        // A notch region joining several notches is offered whole (as a run of border
+        // pieces left out side by side leaves it) and as each of them.
+        let parts = if open {
+            notches(frame, &region, notch_depth)
+        } else {
+            Vec::new()
         };
-        // Each rim pixel moved half way towards the pieces beside it: onto the outline, which
-        // passes between pixel centres (a notch's rim would otherwise pull its piece inwards).
-        let rim: Vec<P2> = pixels
-            .iter()
-            .filter_map(|&k| {
-                let (x, y) = (k % w, k / w);
-                let mut towards = Vector2::zeros();
-                for (a, b, dx, dy) in [
-                    (x + 1, y, 1.0, 0.0),
-                    (x.wrapping_sub(1), y, -1.0, 0.0),
-                    (x, y + 1, 0.0, 1.0),
-                    (x, y.wrapping_sub(1), 0.0, -1.0),
-                ] {
-                    if a < w && b < h && filled[b * w + a] {
-                        towards += Vector2::new(dx, dy);
+        let mut cores = vec![region];
+        if parts.len() >= 2 {
+            cores.extend(parts);
+        }
+        // The band each takes back (see `regrow`) is claimed once all are done.
+        let mut band = Vec::new();
+        for core in cores {
+            if (core.len() as f64) < min_area {
+                continue;
+            }
+            // The region as the pieces leave it: its core grown back over the band the grown
+            // pieces took, so that its rim lies on the pieces' outlines.
+            let pixels = regrow(&core, filled, label, w, h, SEAM_CLOSE_PX as usize);
+            for &k in &pixels[core.len()..] {
+                label[k] = 2;
+                band.push(k);
+            }
+            let to_frame = |k: usize| {
+                P2::new(
+                    (k % w) as f64 + frame.ox as f64,
+                    (k / w) as f64 + frame.oy as f64,
+                )
+            };
+            // Each rim pixel moved half way towards the pieces beside it: onto the outline, which
+            // passes between pixel centres (a notch's rim would otherwise pull its piece inwards).
+            let rim: Vec<P2> = pixels
+                .iter()
+                .filter_map(|&k| {
+                    let (x, y) = (k % w, k / w);
+                    let mut towards = Vector2::zeros();
+                    for (a, b, dx, dy) in [
+                        (x + 1, y, 1.0, 0.0),
+                        (x.wrapping_sub(1), y, -1.0, 0.0),
+                        (x, y + 1, 0.0, 1.0),
+                        (x, y.wrapping_sub(1), 0.0, -1.0),
+                    ] {
+                        if a < w && b < h && filled[b * w + a] {
+                            towards += Vector2::new(dx, dy);
+                        }
                     }
-                }
-                (towards != Vector2::zeros()).then(|| to_frame(k) + towards.normalize() * 0.5)
-            })
-            .collect();
-        let n = pixels.len() as f64;
-        let centroid = pixels
-            .iter()
-            .fold(Vector2::zeros(), |s, &k| s + to_frame(k).coords)
-            / n;
-        let step = step.max(1);
-        let inside = core
-            .iter()
-            .filter(|&&k| (k % w) % step == 0 && (k / w) % step == 0)
-            .map(|&k| to_frame(k))
-            .collect();
-        holes.push(Hole {
-            area: n,
-            rim,
-            centroid: P2::from(centroid),
-            open,
-            inside,
-        });
+                    (towards != Vector2::zeros()).then(|| to_frame(k) + towards.normalize() * 0.5)
+                })
+                .collect();
+            let n = pixels.len() as f64;
+            let centroid = pixels
+                .iter()
+                .fold(Vector2::zeros(), |s, &k| s + to_frame(k).coords)
+                / n;
+            let step = step.max(1);
+            let inside = core
+                .iter()
+                .filter(|&&k| (k % w) % step == 0 && (k / w) % step == 0)
+                .map(|&k| to_frame(k))
+                .collect();
+            holes.push(Hole {
+                area: n,
+                rim,
+                centroid: P2::from(centroid),
+                open,
+                inside,
+            });
+        }
+        for k in band {
+            label[k] = u32::MAX;
+        }
     }
     holes
+}
+
+/// The notches of the open `region` (pixels of the frame): each part of it deeper than
+/// `depth` inside the hull (4-connected), with the shallower pixels that lie within 1.5 ×
+/// `depth` steps of it (the nearest part's), the rest left out; the region whole if no part
+/// is that deep. The strip between an irregular edge and the hull's chord joins the notches
+/// along a side into one region (irregular 20 photos seed 24: a notch and its wings 1.2
+/// pieces' area, too large for one piece, and its piece fills it whole, so no fit to part of
+/// it either); a notch's own mouth lies less than `depth` from its deep part.
+fn notches(frame: &Frame, region: &[usize], depth: f64) -> Vec<Vec<usize>> {
+    let w = frame.w;
+    let at: HashMap<usize, usize> = region.iter().enumerate().map(|(n, &k)| (k, n)).collect();
+    let to_frame = |k: usize| {
+        P2::new(
+            (k % w) as f64 + frame.ox as f64,
+            (k / w) as f64 + frame.oy as f64,
+        )
+    };
+    let deep: Vec<bool> = region
+        .iter()
+        .map(|&k| frame.depth(&to_frame(k)) > depth)
+        .collect();
+    let neighbours = |k: usize| {
+        let (x, y) = (k % w, k / w);
+        [
+            (x > 0).then(|| k - 1),
+            (x + 1 < w).then(|| k + 1),
+            (y > 0).then(|| k - w),
+            Some(k + w),
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(|q| at.get(&q).copied())
+    };
+    // Each deep part labelled by a flood over deep pixels, then grown over the shallow ones
+    // breadth first, every pixel taking the part that reaches it first.
+    let mut part: Vec<Option<usize>> = vec![None; region.len()];
+    let mut parts = 0;
+    let mut front: VecDeque<(usize, usize)> = VecDeque::new();
+    for seed in 0..region.len() {
+        if !deep[seed] || part[seed].is_some() {
+            continue;
+        }
+        part[seed] = Some(parts);
+        let mut queue = vec![seed];
+        while let Some(n) = queue.pop() {
+            front.push_back((n, 0));
+            for m in neighbours(region[n]) {
+                if deep[m] && part[m].is_none() {
+                    part[m] = Some(parts);
+                    queue.push(m);
+                }
+            }
+        }
+        parts += 1;
+    }
+    if parts == 0 {
+        return vec![region.to_vec()];
+    }
+    let reach = (1.5 * depth).ceil() as usize;
+    while let Some((n, steps)) = front.pop_front() {
+        if steps == reach {
+            continue;
+        }
+        for m in neighbours(region[n]) {
+            if part[m].is_none() {
+                part[m] = part[n];
+                front.push_back((m, steps + 1));
+            }
+        }
+    }
+    let mut out = vec![Vec::new(); parts];
+    for (n, p) in part.iter().enumerate() {
+        if let Some(p) = p {
+            out[*p].push(region[n]);
+        }
+    }
+    out
 }
 
 /// `core` and the pixels within `r` steps (8-connected) of it that no piece covers, claimed

@@ -156,7 +156,7 @@ fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
         .pieces
         .push(piece(10, &cell(0.0, 0.0)[..3], Isometry2::identity()));
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
-    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(holes.len(), 1);
     assert!(!holes[0].open);
     assert!((holes[0].area - 1800.0).abs() < 60.0, "{}", holes[0].area);
@@ -186,7 +186,7 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
     let knobbed = piece(6, &edge, taken).outline;
     let plain = piece(7, &cell(40.0, 0.0), taken).outline;
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
-    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(regions.len(), 1);
     let notch = &regions[0];
     assert!(notch.open);
@@ -232,7 +232,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     let knobbed = piece(7, &end, taken).outline;
     let plain = piece(8, &cell(40.0, 0.0), taken).outline;
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
-    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(regions.len(), 1);
     let notch = &regions[0];
     assert!(notch.open);
@@ -267,7 +267,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
 fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
     let (shapes, mut g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
-    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5);
+    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(holes.len(), 1);
     // A bound under the pair's area (no region could take it) leaves it out untraced.
     assert!(items(&shapes, &g, 0, 3000.0, Items::Clusters).is_empty());
@@ -368,4 +368,44 @@ fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
     assert_eq!(bar(&fit(false, 1.1)), 6.0);
     assert_eq!(bar(&fit(true, 1.6)), 2.0);
     assert_eq!(bar(&fit(true, 1.1)), 2.0);
+}
+
+/// Two rows of five 40 px cells, the second and fourth of the top row left out, the first
+/// and last 6 px taller: the hull's chord runs 6 px above the middle cell, and the strip
+/// under it joins the two notches into one region. Each is also a region of its own, since
+/// only what lies deeper than the notch depth (8 px) inside the hull separates them; without
+/// that depth the strip makes them one only.
+#[test]
+fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
+    let cells: Vec<(i32, i32)> = (0..2)
+        .flat_map(|j| (0..5).map(move |i| (i, j)))
+        .filter(|&c| c != (1, 0) && c != (3, 0))
+        .collect();
+    let (shapes, g) = cluster_of(&cells, |(i, j)| {
+        (j == 0 && (i == 0 || i == 4)).then(|| {
+            let x = 40.0 * i as f64;
+            vec![
+                P2::new(x, -6.0),
+                P2::new(x + 40.0, -6.0),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ]
+        })
+    });
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let joined = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
+    assert_eq!(joined.len(), 1);
+    assert!(joined[0].area > 3400.0, "{}", joined[0].area);
+    let mut regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+    assert_eq!(regions.len(), 3);
+    regions.sort_by(|a, b| a.area.total_cmp(&b.area));
+    assert!((regions[2].area - joined[0].area).abs() < 1.0);
+    assert_eq!(regions[2].rim.len(), joined[0].rim.len());
+    regions.truncate(2);
+    regions.sort_by(|a, b| a.centroid.x.total_cmp(&b.centroid.x));
+    for (notch, x) in regions.iter().zip([60.0, 140.0]) {
+        assert!(notch.open);
+        assert!((notch.centroid.x - x).abs() < 3.0, "{:?}", notch.centroid);
+        assert!((1500.0..2200.0).contains(&notch.area), "{}", notch.area);
+    }
 }
