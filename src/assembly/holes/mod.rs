@@ -77,6 +77,16 @@ const AMBIGUITY: f64 = 1.5;
 /// at 1.78, an even count's median being the mean of its middle two, and the second with
 /// its worst seam left out; see [`colour`]).
 const MAX_COLOUR_FACTOR: f64 = 1.8;
+/// A whole fit within this fraction of its tolerance, its shape closely matched, counts up to
+/// [`TIGHT_COLOUR_FACTOR`]: two lines of evidence, each a little weaker. Measured on the 18
+/// missing/extra sets of the sweep (149 fits of extraneous pieces with colour read): every
+/// one within half the tolerance read 3.0, and those reading under 2.3 lay at the tolerance
+/// or beyond. True pieces refused by the plain bar: irregular 100 photos seed 3 at 0.16 of
+/// the tolerance (1.85), irregular 100 scans seed 7 (its notch piece at 0.17 of it, 2.05).
+const TIGHT_FIT: f64 = 0.5;
+/// See [`TIGHT_FIT`]: under the lowest factor of a look-alike measured (2.30), above the
+/// highest of a true fit (2.21, session 13).
+const TIGHT_COLOUR_FACTOR: f64 = 2.2;
 /// A whole fit whose picture runs on across its seams about as well as across a typical true
 /// seam (colour factor at most this; 1 is typical) is accepted up to
 /// [`STRONG_COLOUR_TOLERANCE`] times the tolerance: where the front end left a neighbour's
@@ -174,7 +184,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
                         .iter()
                         .map(|&(i, at)| (i, f.pose * at));
                     let colour = seam_colour(shapes, colours, g, cluster, members)?;
-                    (colour <= MAX_COLOUR_FACTOR).then_some(Fit { colour, ..f })
+                    (colour <= max_colour(&f)).then_some(Fit { colour, ..f })
                 })
                 .collect()
         })
@@ -273,6 +283,16 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
         placed += 1;
     }
     placed
+}
+
+/// The colour factor up to which `fit` counts: [`MAX_COLOUR_FACTOR`], or
+/// [`TIGHT_COLOUR_FACTOR`] for a whole fit within [`TIGHT_FIT`] of its tolerance.
+fn max_colour(fit: &Fit) -> f64 {
+    if !fit.partial && fit.distance <= TIGHT_FIT * fit.tolerance {
+        TIGHT_COLOUR_FACTOR
+    } else {
+        MAX_COLOUR_FACTOR
+    }
 }
 
 /// The distance up to which `fit`, alone where it is, is accepted: its tolerance, less for a

@@ -409,3 +409,21 @@ fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
         assert!((1500.0..2200.0).contains(&notch.area), "{}", notch.area);
     }
 }
+
+/// A whole fit within half its tolerance counts with a colour factor up to 2.2, others up to
+/// 1.8; a fit to part of a region never with more.
+#[test]
+fn a_tight_fit_counts_with_a_weaker_colour_match() {
+    let fit = |partial: bool, distance: f64| Fit {
+        item: 0,
+        pose: Isometry2::identity(),
+        distance,
+        centre: P2::origin(),
+        partial,
+        tolerance: 4.0,
+        colour: f64::MAX,
+    };
+    assert_eq!(max_colour(&fit(false, 1.9)), 2.2);
+    assert_eq!(max_colour(&fit(false, 2.1)), 1.8);
+    assert_eq!(max_colour(&fit(true, 1.0)), 1.8);
+}
