@@ -15,6 +15,9 @@ use std::collections::{HashMap, VecDeque};
 /// Seams between placed pieces are open by a pixel or two in the assembled frame; the placed
 /// pieces are grown by this much so that a hole does not leak out through a seam.
 pub(super) const SEAM_CLOSE_PX: i64 = 2;
+/// A notch region whose one deep part (see [`notches`]) keeps less than this share of its
+/// pixels is offered both whole and as that part.
+const TRIMMED: f64 = 0.9;
 /// Frames over this many pixels are not rasterised (a 1000-piece puzzle at 120 px per piece
 /// has about 15 million).
 const MAX_FRAME_PIXELS: i64 = 60_000_000;
@@ -225,8 +228,11 @@ fn take_regions(
         } else {
             Vec::new()
         };
+        // A single notch is offered without its wings too where they are a tenth of the
+        // region or more.
+        let trimmed = parts.len() == 1 && (parts[0].len() as f64) < TRIMMED * region.len() as f64;
         let mut cores = vec![region];
-        if parts.len() >= 2 {
+        if parts.len() >= 2 || trimmed {
             cores.extend(parts);
         }
         // The band each takes back (see `regrow`) is claimed once all are done.

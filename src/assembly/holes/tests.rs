@@ -427,3 +427,44 @@ fn a_tight_fit_counts_with_a_weaker_colour_match() {
     assert_eq!(max_colour(&fit(false, 2.1)), 1.8);
     assert_eq!(max_colour(&fit(true, 1.0)), 1.8);
 }
+
+/// Two rows of seven 40 px cells, the second of the top row left out, the first and last
+/// 6 px taller: the notch's region runs on along the strip under the hull's chord to the far
+/// end. It is offered whole and, without that wing, as the notch alone.
+#[test]
+fn a_notch_with_a_long_wing_is_also_offered_without_it() {
+    let cells: Vec<(i32, i32)> = (0..2)
+        .flat_map(|j| (0..7).map(move |i| (i, j)))
+        .filter(|&c| c != (1, 0))
+        .collect();
+    let (shapes, g) = cluster_of(&cells, |(i, j)| {
+        (j == 0 && (i == 0 || i == 6)).then(|| {
+            let x = 40.0 * i as f64;
+            vec![
+                P2::new(x, -6.0),
+                P2::new(x + 40.0, -6.0),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ]
+        })
+    });
+    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let whole = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
+    assert_eq!(whole.len(), 1);
+    let mut regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+    assert_eq!(regions.len(), 2);
+    regions.sort_by(|a, b| a.area.total_cmp(&b.area));
+    assert!((regions[1].area - whole[0].area).abs() < 1.0);
+    let notch = &regions[0];
+    assert!(
+        notch.area < 0.9 * whole[0].area,
+        "{} {}",
+        notch.area,
+        whole[0].area
+    );
+    assert!(
+        (notch.centroid.x - 60.0).abs() < 4.0,
+        "{:?}",
+        notch.centroid
+    );
+}
