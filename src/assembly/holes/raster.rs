@@ -95,6 +95,14 @@ impl Frame {
             .collect()
     }
 
+    /// The centre of pixel `k` (row-major index) in the assembled frame.
+    fn pixel_centre(&self, k: usize) -> P2 {
+        P2::new(
+            (k % self.w) as f64 + self.ox as f64,
+            (k / self.w) as f64 + self.oy as f64,
+        )
+    }
+
     /// Whether `p` (assembled frame) lies on a placed piece.
     pub fn covers(&self, p: &P2) -> bool {
         let (x, y) = (
@@ -248,12 +256,6 @@ fn take_regions(
                 label[k] = 2;
                 band.push(k);
             }
-            let to_frame = |k: usize| {
-                P2::new(
-                    (k % w) as f64 + frame.ox as f64,
-                    (k / w) as f64 + frame.oy as f64,
-                )
-            };
             // Each rim pixel moved half way towards the pieces beside it: onto the outline, which
             // passes between pixel centres (a notch's rim would otherwise pull its piece inwards).
             let rim: Vec<P2> = pixels
@@ -271,19 +273,20 @@ fn take_regions(
                             towards += Vector2::new(dx, dy);
                         }
                     }
-                    (towards != Vector2::zeros()).then(|| to_frame(k) + towards.normalize() * 0.5)
+                    (towards != Vector2::zeros())
+                        .then(|| frame.pixel_centre(k) + towards.normalize() * 0.5)
                 })
                 .collect();
             let n = pixels.len() as f64;
             let centroid = pixels
                 .iter()
-                .fold(Vector2::zeros(), |s, &k| s + to_frame(k).coords)
+                .fold(Vector2::zeros(), |s, &k| s + frame.pixel_centre(k).coords)
                 / n;
             let step = step.max(1);
             let inside = core
                 .iter()
                 .filter(|&&k| (k % w) % step == 0 && (k / w) % step == 0)
-                .map(|&k| to_frame(k))
+                .map(|&k| frame.pixel_centre(k))
                 .collect();
             holes.push(Hole {
                 area: n,
@@ -310,15 +313,9 @@ fn take_regions(
 fn notches(frame: &Frame, region: &[usize], depth: f64) -> Vec<Vec<usize>> {
     let w = frame.w;
     let at: HashMap<usize, usize> = region.iter().enumerate().map(|(n, &k)| (k, n)).collect();
-    let to_frame = |k: usize| {
-        P2::new(
-            (k % w) as f64 + frame.ox as f64,
-            (k / w) as f64 + frame.oy as f64,
-        )
-    };
     let deep: Vec<bool> = region
         .iter()
-        .map(|&k| frame.depth(&to_frame(k)) > depth)
+        .map(|&k| frame.depth(&frame.pixel_centre(k)) > depth)
         .collect();
     let neighbours = |k: usize| {
         let (x, y) = (k % w, k / w);

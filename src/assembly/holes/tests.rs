@@ -355,15 +355,7 @@ fn a_small_clusters_pieces_are_offered_alone() {
 /// seam, within 1.5 times the tolerance, but a fit to part of a region never so.
 #[test]
 fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
-    let fit = |partial: bool, colour: f64| Fit {
-        item: 0,
-        pose: Isometry2::identity(),
-        distance: 0.0,
-        centre: P2::origin(),
-        partial,
-        tolerance: 4.0,
-        colour,
-    };
+    let fit = |partial: bool, colour: f64| fit_of(partial, 0.0, colour);
     assert_eq!(bar(&fit(false, 1.6)), 4.0);
     assert_eq!(bar(&fit(false, 1.1)), 6.0);
     assert_eq!(bar(&fit(true, 1.6)), 2.0);
@@ -377,21 +369,7 @@ fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
 /// that depth the strip makes them one only.
 #[test]
 fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
-    let cells: Vec<(i32, i32)> = (0..2)
-        .flat_map(|j| (0..5).map(move |i| (i, j)))
-        .filter(|&c| c != (1, 0) && c != (3, 0))
-        .collect();
-    let (shapes, g) = cluster_of(&cells, |(i, j)| {
-        (j == 0 && (i == 0 || i == 4)).then(|| {
-            let x = 40.0 * i as f64;
-            vec![
-                P2::new(x, -6.0),
-                P2::new(x + 40.0, -6.0),
-                P2::new(x + 40.0, 40.0),
-                P2::new(x, 40.0),
-            ]
-        })
-    });
+    let (shapes, g) = two_rows_with_tall_ends(5, &[1, 3]);
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
     let joined = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
     assert_eq!(joined.len(), 1);
@@ -414,15 +392,7 @@ fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
 /// 1.8; a fit to part of a region never with more.
 #[test]
 fn a_tight_fit_counts_with_a_weaker_colour_match() {
-    let fit = |partial: bool, distance: f64| Fit {
-        item: 0,
-        pose: Isometry2::identity(),
-        distance,
-        centre: P2::origin(),
-        partial,
-        tolerance: 4.0,
-        colour: f64::MAX,
-    };
+    let fit = |partial: bool, distance: f64| fit_of(partial, distance, f64::MAX);
     assert_eq!(max_colour(&fit(false, 1.9)), 2.2);
     assert_eq!(max_colour(&fit(false, 2.1)), 1.8);
     assert_eq!(max_colour(&fit(true, 1.0)), 1.8);
@@ -433,21 +403,7 @@ fn a_tight_fit_counts_with_a_weaker_colour_match() {
 /// end. It is offered whole and, without that wing, as the notch alone.
 #[test]
 fn a_notch_with_a_long_wing_is_also_offered_without_it() {
-    let cells: Vec<(i32, i32)> = (0..2)
-        .flat_map(|j| (0..7).map(move |i| (i, j)))
-        .filter(|&c| c != (1, 0))
-        .collect();
-    let (shapes, g) = cluster_of(&cells, |(i, j)| {
-        (j == 0 && (i == 0 || i == 6)).then(|| {
-            let x = 40.0 * i as f64;
-            vec![
-                P2::new(x, -6.0),
-                P2::new(x + 40.0, -6.0),
-                P2::new(x + 40.0, 40.0),
-                P2::new(x, 40.0),
-            ]
-        })
-    });
+    let (shapes, g) = two_rows_with_tall_ends(7, &[1]);
     let frame = cluster_frame(&shapes, &g, 0).unwrap();
     let whole = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
     assert_eq!(whole.len(), 1);
@@ -467,4 +423,37 @@ fn a_notch_with_a_long_wing_is_also_offered_without_it() {
         "{:?}",
         notch.centroid
     );
+}
+
+/// A fit of tolerance 4 for the acceptance rules' tests.
+fn fit_of(partial: bool, distance: f64, colour: f64) -> Fit {
+    Fit {
+        item: 0,
+        pose: Isometry2::identity(),
+        distance,
+        centre: P2::origin(),
+        partial,
+        tolerance: 4.0,
+        colour,
+    }
+}
+
+/// Two rows of `width` 40 px cells placed as cut, the top row's cells at `gaps` left out, its
+/// first and last cells 6 px taller: the hull's chord runs 6 px above the others.
+fn two_rows_with_tall_ends(width: i32, gaps: &[i32]) -> (Shapes, Growth) {
+    let cells: Vec<(i32, i32)> = (0..2)
+        .flat_map(|j| (0..width).map(move |i| (i, j)))
+        .filter(|&(i, j)| j != 0 || !gaps.contains(&i))
+        .collect();
+    cluster_of(&cells, |(i, j)| {
+        (j == 0 && (i == 0 || i == width - 1)).then(|| {
+            let x = 40.0 * i as f64;
+            vec![
+                P2::new(x, -6.0),
+                P2::new(x + 40.0, -6.0),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ]
+        })
+    })
 }
