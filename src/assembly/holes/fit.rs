@@ -2,7 +2,8 @@
 //! rotations all round: the region, not a chainlet mating, decides where the piece goes.
 
 use super::super::geometry::{fit_rigid, P2};
-use super::raster::{Frame, Hole};
+use super::raster::Frame;
+use super::regions::Hole;
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 

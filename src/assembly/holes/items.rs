@@ -53,9 +53,9 @@ pub(super) fn items(
     kind: Items,
 ) -> Vec<Item> {
     let area = |i: usize| shapes.pieces[i].size.powi(2);
+    let fits_alone = |i: usize| has_outline(shapes, i) && area(i) <= max_area;
     let mut items: Vec<Item> = (0..shapes.pieces.len())
-        .filter(|&i| g.placed[i].is_none() && shapes.pieces[i].outline.len() >= 8)
-        .filter(|&i| area(i) <= max_area)
+        .filter(|&i| g.placed[i].is_none() && fits_alone(i))
         .map(|i| alone(shapes, i, None))
         .collect();
     for c in (0..g.clusters).filter(|&c| c != largest) {
@@ -70,9 +70,7 @@ pub(super) fn items(
                 items.extend(
                     members
                         .iter()
-                        .filter(|&&(i, _)| {
-                            area(i) <= max_area && shapes.pieces[i].outline.len() >= 8
-                        })
+                        .filter(|&&(i, _)| fits_alone(i))
                         .map(|&(i, _)| alone(shapes, i, Some(c))),
                 );
             }
@@ -99,6 +97,11 @@ pub(super) fn items(
         });
     }
     items
+}
+
+/// Whether piece `i`'s outline has points enough to be fitted at all.
+pub(super) fn has_outline(shapes: &Shapes, i: usize) -> bool {
+    shapes.pieces[i].outline.len() >= 8
 }
 
 /// Piece `i` as an item of its own, in its source pixels; `member_of` its cluster, if any.

@@ -20,6 +20,7 @@ mod fit;
 mod items;
 mod partial;
 mod raster;
+mod regions;
 
 use super::edge_colour::SeamColours;
 use super::geometry::P2;
@@ -28,11 +29,12 @@ use super::merge::move_cluster;
 use super::shapes::Shapes;
 use colour::seam_colour;
 use fit::{fit_to_notch, fit_to_rim, NotchLimits};
-use items::{items, Item, Items};
+use items::{has_outline, items, Item, Items};
 use nalgebra::Isometry2;
 use partial::fit_partial;
-use raster::{cluster_frame, empty_regions, Frame, Hole, SEAM_CLOSE_PX};
+use raster::{cluster_frame, Frame, SEAM_CLOSE_PX};
 use rayon::prelude::*;
+use regions::{empty_regions, Hole};
 
 /// A hole is a candidate for a piece when their areas (the hole's corrected for the grown
 /// rim) agree within this fraction.
@@ -152,7 +154,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
         return 0;
     };
     let size = shapes.median_size;
-    let limits = notch_limits(shapes.median_size);
+    let limits = notch_limits(size);
     let regions = empty_regions(
         &frame,
         size.powi(2) / 3.0,
@@ -192,7 +194,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     // Each region's best fit, where nothing else fits that place nor that item another
     // place nearly as well; best first. A region filled from its ends takes one piece per
     // round (the next fits against it).
-    let same_place = |a: &Fit, b: &Fit| (a.centre - b.centre).norm() < SAME_PLACE * size;
+    let same_place = |a: P2, b: P2| (a - b).norm() < SAME_PLACE * size;
     let mut fits: Vec<Fit> = Vec::new();
     for region in &per_region {
         let Some(best) = region.first() else {
@@ -202,18 +204,17 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
         let alone_here = region
             .iter()
             .skip(1)
-            .filter(|f| f.item != best.item && (!f.partial || same_place(f, best)))
+            .filter(|f| f.item != best.item && (!f.partial || same_place(f.centre, best.centre)))
             .all(clear);
         // A whole fit holds a piece all round, a fit to part of a region by two sides: a
         // piece that fits a region whole is not held back by places it fits partly
         // (irregular 100 photos seed 15: 1.62 px whole against 1.94 px partly elsewhere).
         let alone_there = per_region
             .iter()
-            .enumerate()
-            .flat_map(|(k, r)| r.iter().map(move |f| (k, f)))
-            .filter(|&(_, f)| f.item == best.item && !same_place(f, best))
-            .filter(|(_, f)| best.partial || !f.partial)
-            .all(|(_, f)| clear(f));
+            .flatten()
+            .filter(|f| f.item == best.item && !same_place(f.centre, best.centre))
+            .filter(|f| best.partial || !f.partial)
+            .all(clear);
         if best.distance <= bar(best) && alone_here && alone_there {
             fits.push(*best);
         }
@@ -250,9 +251,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     {
         // An item is the best of one region at most (see `alone_there`), but for a perfect fit.
         if std::mem::replace(&mut taken[item], true)
-            || filled
-                .iter()
-                .any(|c| (c - centre).norm() < SAME_PLACE * size)
+            || filled.iter().any(|&c| same_place(c, centre))
         {
             continue;
         }
@@ -417,13 +416,10 @@ fn holds_a_run(hole: &Hole, area: f64) -> bool {
 /// Whether a piece with an outline is left out, or a cluster other than `largest` is placed:
 /// else there is nothing to fit, and the cluster is not drawn.
 fn anything_left_out(shapes: &Shapes, g: &Growth, largest: u32) -> bool {
-    g.placed
-        .iter()
-        .zip(&shapes.pieces)
-        .any(|(p, piece)| match p {
-            None => piece.outline.len() >= 8,
-            Some(p) => p.cluster != largest,
-        })
+    g.placed.iter().enumerate().any(|(i, p)| match p {
+        None => has_outline(shapes, i),
+        Some(p) => p.cluster != largest,
+    })
 }
 
 fn largest_cluster(g: &Growth) -> Option<u32> {

@@ -8,7 +8,8 @@ use super::super::geometry::P2;
 use super::fit::{
     icp_step, mean_point, start_poses, thinned_with_deep_rim, NotchLimits, Rim, ICP_ITERATIONS,
 };
-use super::raster::{Frame, Hole};
+use super::raster::Frame;
+use super::regions::Hole;
 use nalgebra::Isometry2;
 
 /// Where a fit may start: inside the region, this far from its rim (fractions of the median
