@@ -43,6 +43,15 @@ pub(super) enum Items {
 /// large enough to carry its own evidence.
 pub(super) const MAX_MEMBERS_ALONE: usize = 4;
 
+/// Whether a cluster other than `largest` has few pieces enough to be taken apart (see
+/// [`Items::MembersAlone`]).
+pub(super) fn small_cluster(g: &Growth, largest: u32) -> bool {
+    (0..g.clusters).filter(|&c| c != largest).any(|c| {
+        let n = g.placed.iter().flatten().filter(|p| p.cluster == c).count();
+        (2..=MAX_MEMBERS_ALONE).contains(&n)
+    })
+}
+
 /// The pieces left out (with an outline to fit) and the clusters other than `largest`, of
 /// at most `max_area` pixels: a cluster is drawn and traced only then.
 pub(super) fn items(

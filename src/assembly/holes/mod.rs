@@ -29,7 +29,7 @@ use super::merge::move_cluster;
 use super::shapes::Shapes;
 use colour::seam_colour;
 use fit::{fit_to_notch, fit_to_rim, NotchLimits};
-use items::{has_outline, items, Item, Items};
+use items::{has_outline, items, small_cluster, Item, Items};
 use nalgebra::Isometry2;
 use partial::fit_partial;
 use raster::{cluster_frame, Frame, SEAM_CLOSE_PX};
@@ -147,7 +147,11 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     if !colours.knows_colours() {
         return 0;
     }
-    if !anything_left_out(shapes, g, cluster) {
+    // A round taking small clusters apart has nothing new to try without one: its items would
+    // be the last round's, which placed none.
+    if !anything_left_out(shapes, g, cluster)
+        || (kind == Items::MembersAlone && !small_cluster(g, cluster))
+    {
         return 0;
     }
     let Some(frame) = cluster_frame(shapes, g, cluster) else {
@@ -165,7 +169,7 @@ fn fill_round(shapes: &Shapes, colours: &SeamColours, g: &mut Growth, kind: Item
     // larger cluster (the second puzzle of a mixed set) is not drawn and traced for nothing.
     let largest_region = regions.iter().map(|h| h.area).fold(0.0, f64::max);
     let items = items(shapes, g, cluster, largest_region / NOTCH_AREA.0, kind);
-    // Without a cluster's piece among them, the items are the last round's, which placed none.
+    // … nor without a cluster's piece among them (each left out by area or outline).
     let news = kind == Items::Clusters || items.iter().any(|it| it.member_of.is_some());
     if items.is_empty() || !news {
         return 0;

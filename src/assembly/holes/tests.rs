@@ -337,6 +337,7 @@ fn grid_with_cells_apart(apart: impl Fn(i32, i32) -> bool) -> (Shapes, Growth) {
 #[test]
 fn a_small_clusters_pieces_are_offered_alone() {
     let (shapes, g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
+    assert!(small_cluster(&g, 0));
     let alone = items(&shapes, &g, 0, f64::MAX, Items::MembersAlone);
     assert_eq!(alone.len(), 2);
     for it in &alone {
@@ -346,6 +347,7 @@ fn a_small_clusters_pieces_are_offered_alone() {
         assert_eq!(it.outline, shapes.pieces[it.members[0].0].outline);
     }
     let (shapes, g) = grid_with_cells_apart(|_, j| j == 2 || j == 1);
+    assert!(!small_cluster(&g, 0));
     assert!(items(&shapes, &g, 0, f64::MAX, Items::MembersAlone).is_empty());
     assert_eq!(items(&shapes, &g, 0, f64::MAX, Items::Clusters).len(), 1);
 }
