@@ -120,6 +120,63 @@ pub fn convex_hull(points: &[P2]) -> Vec<P2> {
     hull
 }
 
+/// A rectangle at any angle: its centre, the unit direction of one side, and its half
+/// extents along that side and across it.
+#[derive(Clone, Copy, Debug)]
+pub struct Rectangle {
+    pub centre: P2,
+    pub along: Vector2<f64>,
+    pub half: (f64, f64),
+}
+
+impl Rectangle {
+    /// How far `p` lies outside the rectangle along either axis (0 inside).
+    pub fn beyond(&self, p: &P2) -> f64 {
+        let d = p - self.centre;
+        let across = Vector2::new(-self.along.y, self.along.x);
+        (d.dot(&self.along).abs() - self.half.0)
+            .max(d.dot(&across).abs() - self.half.1)
+            .max(0.0)
+    }
+}
+
+/// The rectangle of least area holding the convex polygon `hull`: one of its sides lies along
+/// a side of the hull (Freeman & Shapira 1975), so each side's direction is tried. `None` for
+/// fewer than three points.
+pub fn min_area_rectangle(hull: &[P2]) -> Option<Rectangle> {
+    let n = hull.len();
+    if n < 3 {
+        return None;
+    }
+    let mut best: Option<(f64, Rectangle)> = None;
+    for k in 0..n {
+        let edge = hull[(k + 1) % n] - hull[k];
+        let Some(along) = edge.try_normalize(1e-12) else {
+            continue;
+        };
+        let across = Vector2::new(-along.y, along.x);
+        let (mut u0, mut u1, mut v0, mut v1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for q in hull {
+            let (u, v) = (q.coords.dot(&along), q.coords.dot(&across));
+            (u0, u1, v0, v1) = (u0.min(u), u1.max(u), v0.min(v), v1.max(v));
+        }
+        let area = (u1 - u0) * (v1 - v0);
+        if best.as_ref().is_none_or(|b| area < b.0) {
+            let centre = P2::from(along * (u0 + u1) / 2.0 + across * (v0 + v1) / 2.0);
+            let half = ((u1 - u0) / 2.0, (v1 - v0) / 2.0);
+            best = Some((
+                area,
+                Rectangle {
+                    centre,
+                    along,
+                    half,
+                },
+            ));
+        }
+    }
+    best.map(|b| b.1)
+}
+
 /// Signed area (shoelace); positive for a polygon clockwise on screen (y down).
 pub fn signed_area(poly: &[P2]) -> f64 {
     let n = poly.len();
@@ -195,6 +252,29 @@ pub fn pose_difference(a: &Pose, b: &Pose, centroid: &P2) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_least_rectangle_of_a_turned_rectangle_is_itself() {
+        // A 200 × 100 rectangle turned by 0.3 rad about (50, 40), with a bump on a long side
+        // that the hull keeps but the rectangle does not grow for.
+        let turn = Isometry2::new(Vector2::new(50.0, 40.0), 0.3);
+        let corners = [
+            (-100.0, -50.0),
+            (100.0, -50.0),
+            (100.0, 50.0),
+            (-100.0, 50.0),
+        ];
+        let mut points: Vec<P2> = corners.iter().map(|&(x, y)| turn * P2::new(x, y)).collect();
+        points.push(turn * P2::new(0.0, 49.0));
+        let r = min_area_rectangle(&convex_hull(&points)).expect("a rectangle");
+        let (long, short) = (r.half.0.max(r.half.1), r.half.0.min(r.half.1));
+        assert!((long - 100.0).abs() < 1e-9 && (short - 50.0).abs() < 1e-9);
+        assert!((r.centre - P2::new(50.0, 40.0)).norm() < 1e-9);
+        assert_eq!(r.beyond(&(turn * P2::new(90.0, 40.0))), 0.0);
+        assert!((r.beyond(&(turn * P2::new(0.0, 62.0))) - 12.0).abs() < 1e-9);
+        assert!((r.beyond(&(turn * P2::new(-130.0, 0.0))) - 30.0).abs() < 1e-9);
+        assert!(min_area_rectangle(&[P2::new(0.0, 0.0), P2::new(1.0, 1.0)]).is_none());
+    }
 
     #[test]
     fn resample_keeps_ends_and_spacing() {

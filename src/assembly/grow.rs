@@ -62,7 +62,7 @@ pub struct ClosedJunction {
     pub merit: f64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Growth {
     pub placed: Vec<Option<Placed>>,
     /// Per chainlet, its mate and the Δ of that mating.

@@ -19,6 +19,7 @@ mod merge;
 mod output;
 pub mod partial;
 mod pocket;
+mod reexamine;
 mod relax;
 mod restarts;
 pub mod shapes;
@@ -75,6 +76,9 @@ pub struct AssemblyReport {
     pub secondary_points: usize,
     /// False critical points removed where chainlets joined match another piece's chainlet.
     pub false_corners_removed: usize,
+    /// Parts of the cluster held by one neighbour that were taken off and placed better by
+    /// the holes step (see [`reexamine`]).
+    pub parts_moved: usize,
     /// The piece set with its critical points revised (added or removed), when any were: the
     /// mates in the assembly table name its chainlets, so the dumps must be written from it.
     #[serde(skip)]
@@ -126,7 +130,11 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
     let t2 = Instant::now();
     let mut growth = restarts::grow(&shapes, &table);
-    holes::fill_holes(&shapes, &table.colours, &mut growth);
+    // The re-examination's trials refill the holes with most regions as they were.
+    let fits = holes::FitCache::default();
+    holes::fill_holes(&shapes, &table.colours, &mut growth, &fits);
+    let parts_moved =
+        reexamine::reexamine_single_holds(&shapes, &table.colours, &mut growth, &fits);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
@@ -155,6 +163,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64 / shaped.max(1) as f64,
         secondary_points: refined.as_ref().map_or(0, |r| r.1.added),
         false_corners_removed: refined.as_ref().map_or(0, |r| r.1.removed),
+        parts_moved,
         piece_set: refined.map(|r| r.0),
     }
 }

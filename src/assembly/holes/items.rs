@@ -6,6 +6,7 @@
 use super::super::geometry::P2;
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
+use super::cache::item_key;
 use super::fit::mean_point;
 use super::raster::cluster_frame;
 use nalgebra::Isometry2;
@@ -24,6 +25,8 @@ pub(super) struct Item {
     pub cluster: Option<u32>,
     /// The cluster a piece fitted alone belongs to (see [`Items::MembersAlone`]).
     pub member_of: Option<u32>,
+    /// Its pieces and their poses, hashed (see [`item_key`]).
+    pub key: u64,
 }
 
 /// How the clusters other than the largest are offered.
@@ -97,6 +100,7 @@ pub(super) fn items(
             continue;
         }
         items.push(Item {
+            key: item_key(&members),
             area: total,
             members,
             centroid: mean_point(&outline),
@@ -116,8 +120,10 @@ pub(super) fn has_outline(shapes: &Shapes, i: usize) -> bool {
 /// Piece `i` as an item of its own, in its source pixels; `member_of` its cluster, if any.
 fn alone(shapes: &Shapes, i: usize, member_of: Option<u32>) -> Item {
     let piece = &shapes.pieces[i];
+    let members = vec![(i, Isometry2::identity())];
     Item {
-        members: vec![(i, Isometry2::identity())],
+        key: item_key(&members),
+        members,
         outline: piece.outline.clone(),
         area: piece.size.powi(2),
         centroid: piece.centroid,

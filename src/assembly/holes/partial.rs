@@ -99,8 +99,7 @@ fn icp(
         } else {
             2.0 * limits.tolerance
         };
-        let pair = |p: &P2, d: f64| deep_inside(p) && d <= reach;
-        let Some((next, moved)) = icp_step(outline, rim, &pose, pair, 8) else {
+        let Some((next, moved)) = icp_step(outline, rim, &pose, deep_inside, reach, 8) else {
             break;
         };
         pose = next;

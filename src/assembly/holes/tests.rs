@@ -167,7 +167,15 @@ fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
     assert!(back.translation.vector.norm() < 1.5, "{back:?}");
     assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
     // Without the picture a look-alike could not be told from it: nothing is placed.
-    assert_eq!(fill_holes(&shapes, &SeamColours::default(), &mut g), 0);
+    assert_eq!(
+        fill_holes(
+            &shapes,
+            &SeamColours::default(),
+            &mut g,
+            &FitCache::default()
+        ),
+        0
+    );
     assert!(g.placed[8].is_none());
     assert!(g.placed[9].is_none());
 }

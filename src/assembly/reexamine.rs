@@ -1,0 +1,420 @@
+//! Re-examination of single matings once the holes are filled (Freeman & Garder, "Monitoring
+//! of assembly": an earlier decision is revisited when what follows does not fit). Growth
+//! places a piece on one mating when nothing tells against it; late in the growth, with few
+//! pieces left, a border piece may hang on one knob outside the puzzle's edge, or a pair of
+//! corner pieces may fill an inner hole through one seam, and the pieces that belong there
+//! are then left out (irregular 100 photos seeds 11 and 15).
+//!
+//! Every part of the largest cluster held to the rest by one neighbour only is therefore taken
+//! off in turn, and the holes step run again without it: each part beside an empty region
+//! (which something left out might fill once the part is gone) or lying mostly outside the
+//! hull of the rest, and only while something is left out. The change is kept when the cluster
+//! ends up with more pieces, or, for a part that stuck out of the puzzle, with as many and the
+//! part placed elsewhere: a piece outside the puzzle's edge is wrong wherever else it fits.
+//! Otherwise the trial is dropped, so a true part taken off and put back where it was changes
+//! nothing.
+
+use super::edge_colour::SeamColours;
+use super::geometry::{convex_hull, P2};
+use super::grow::Growth;
+use super::holes::{
+    anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
+};
+use super::shapes::Shapes;
+use rayon::prelude::*;
+
+/// Parts of at most this many pieces are taken off: a misplaced border piece, or a few corner
+/// pieces that grew together in the wrong hole. A larger part held by one seam carries
+/// evidence of its own.
+const MAX_PART: usize = 4;
+/// Parts tried per pass, the latest placed first (wrong placements come late, when the true
+/// places of the last pieces are few and a wrong one is all that is left), and passes at most:
+/// each kept change may free the next.
+const MAX_TRIALS: usize = 16;
+const MAX_PASSES: usize = 4;
+/// See [`outside_the_rest`].
+const OUTSIDE_SHARE: f64 = 0.5;
+/// A part put back within this fraction of the median piece size of where it was has not
+/// moved.
+const SAME_PLACE: f64 = 0.5;
+
+/// Takes off, in turn, the small parts of the largest cluster held by one neighbour, refills
+/// the holes without each, and keeps every change that places more (see the module's doc).
+/// Returns how many changes were kept.
+pub(super) fn reexamine_single_holds(
+    shapes: &Shapes,
+    colours: &SeamColours,
+    g: &mut Growth,
+    fits: &FitCache,
+) -> usize {
+    // Without colour the holes step places nothing: no part taken off would come back.
+    if !colours.knows_colours() {
+        return 0;
+    }
+    let mut kept = 0;
+    for _ in 0..MAX_PASSES {
+        let Some(cluster) = largest_cluster(g) else {
+            break;
+        };
+        // With nothing left out, a part taken off could only come back.
+        if !anything_left_out(shapes, g, cluster) {
+            break;
+        }
+        let before = members(g, cluster);
+        // Only a part beside an empty region, or one sticking out of the puzzle, can give way
+        // to something that fits better: the place any other part leaves has its own shape.
+        let parts = singly_held_parts(shapes, g, cluster);
+        let beside = beside_empty_regions(shapes, g, cluster, &parts);
+        let parts: Vec<(Vec<usize>, bool)> = parts
+            .into_iter()
+            .zip(beside)
+            .map(|(p, beside)| {
+                let outside = outside_the_rest(shapes, g, cluster, &p);
+                (p, beside, outside)
+            })
+            .filter(|&(_, beside, outside)| beside || outside)
+            .map(|(p, _, outside)| (p, outside))
+            .take(MAX_TRIALS)
+            .collect();
+        if parts.is_empty() {
+            break;
+        }
+        let trials: Vec<Option<Growth>> = parts
+            .par_iter()
+            .map(|(part, outside)| {
+                let mut trial = g.clone();
+                take_off(shapes, &mut trial, part);
+                fill_holes(shapes, colours, &mut trial, fits);
+                better(shapes, g, &trial, &before, part, *outside).then_some(trial)
+            })
+            .collect();
+        // The first change that places more is kept, and every part tried again: the change
+        // may have moved what lies around them (the hull, a neighbour). That costs little,
+        // most fits are remembered (see `FitCache`).
+        match trials.into_iter().flatten().next() {
+            Some(trial) => {
+                *g = trial;
+                kept += 1;
+            }
+            None => break,
+        }
+    }
+    kept
+}
+
+/// Whether most of `part`'s outline lies outside the convex hull of the rest of `cluster`: a
+/// piece hanging on one knob outside the puzzle's edge. A true corner piece has half its area
+/// inside the hull of its neighbours at least.
+fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -> bool {
+    let placed_outline = |i: usize| -> Vec<P2> {
+        g.placed[i].as_ref().map_or_else(Vec::new, |p| {
+            shapes.pieces[i]
+                .outline
+                .iter()
+                .map(|q| p.pose * q)
+                .collect()
+        })
+    };
+    let rest: Vec<P2> = (0..shapes.pieces.len())
+        .filter(|i| !part.contains(i))
+        .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
+        .flat_map(|i| placed_outline(i).into_iter().step_by(4))
+        .collect();
+    let hull = convex_hull(&rest);
+    let n = hull.len();
+    if n < 3 {
+        return false;
+    }
+    // Counter-clockwise in x-right y-up axes: inside lies left of every side.
+    let inside = |p: &P2| {
+        (0..n).all(|k| {
+            let (a, b) = (hull[k], hull[(k + 1) % n]);
+            (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0.0
+        })
+    };
+    let outline: Vec<P2> = part.iter().flat_map(|&i| placed_outline(i)).collect();
+    let outside = outline.iter().filter(|p| !inside(p)).count();
+    outside as f64 > OUTSIDE_SHARE * outline.len() as f64
+}
+
+/// The pieces of `cluster`.
+fn members(g: &Growth, cluster: u32) -> Vec<usize> {
+    (0..g.placed.len())
+        .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
+        .collect()
+}
+
+/// Whether `trial` (after `part` was taken off and the holes refilled) is better than `g`: its
+/// largest cluster has more pieces than `before`, or, for a part that stuck `outside` the
+/// puzzle, as many with every piece of `part` in it at another place. A part inside it is
+/// not moved for another place alone: a fit to part of a notch, held by two sides, is no
+/// stronger than the mating that held it (irregular 100 photos seed 21: a true piece moved
+/// 212 px so).
+fn better(
+    shapes: &Shapes,
+    g: &Growth,
+    trial: &Growth,
+    before: &[usize],
+    part: &[usize],
+    outside: bool,
+) -> bool {
+    let Some(cluster) = largest_cluster(trial) else {
+        return false;
+    };
+    let after = members(trial, cluster).len();
+    if after != before.len() || !outside {
+        return after > before.len();
+    }
+    let size = shapes.median_size;
+    part.iter().all(|&i| {
+        let (Some(old), Some(new)) = (&g.placed[i], &trial.placed[i]) else {
+            return false;
+        };
+        let c = shapes.pieces[i].centroid;
+        new.cluster == cluster && ((old.pose * c) - (new.pose * c)).norm() >= SAME_PLACE * size
+    })
+}
+
+/// Takes `part` off its cluster with the seams that held it there. A single piece is left out;
+/// a part of several stays a cluster of its own, so that the holes step fits it as one.
+fn take_off(shapes: &Shapes, g: &mut Growth, part: &[usize]) {
+    let new_cluster = g.clusters;
+    if part.len() > 1 {
+        g.clusters += 1;
+    }
+    for &i in part {
+        for &c in &shapes.pieces[i].chainlets {
+            if let Some((o, _)) = g.mate_of[c] {
+                if !part.contains(&shapes.chainlets[o].piece) {
+                    g.mate_of[c] = None;
+                    g.mate_of[o] = None;
+                }
+            }
+        }
+        if part.len() > 1 {
+            if let Some(p) = g.placed[i].as_mut() {
+                p.cluster = new_cluster;
+            }
+        } else {
+            g.placed[i] = None;
+        }
+    }
+}
+
+/// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
+/// neighbour only (a bridge of its graph of mated neighbours), the latest placed first.
+/// Pieces the holes step placed have no recorded mate: they are in no part.
+fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Vec<usize>> {
+    let in_cluster = |i: usize| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster);
+    let neighbours: Vec<Vec<usize>> = (0..g.placed.len())
+        .map(|i| {
+            if !in_cluster(i) {
+                return Vec::new();
+            }
+            let mut n: Vec<usize> = shapes.pieces[i]
+                .chainlets
+                .iter()
+                .filter_map(|&c| g.mate_of[c].map(|(o, _)| shapes.chainlets[o].piece))
+                .filter(|&j| j != i && in_cluster(j))
+                .collect();
+            n.sort_unstable();
+            n.dedup();
+            n
+        })
+        .collect();
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    for (u, nu) in neighbours.iter().enumerate() {
+        for &v in nu {
+            if let Some(part) = side_of_bridge(&neighbours, u, v) {
+                if !parts.contains(&part) {
+                    parts.push(part);
+                }
+            }
+        }
+    }
+    let latest = |part: &Vec<usize>| {
+        part.iter()
+            .filter_map(|&i| g.placed[i].as_ref().map(|p| p.sequence))
+            .min()
+            .unwrap_or(0)
+    };
+    parts.sort_by_key(|p| std::cmp::Reverse(latest(p)));
+    parts
+}
+
+/// The pieces reached from `u` without crossing to `v` directly, sorted, if they are at most
+/// [`MAX_PART`] and do not reach `v` at all: then `u`–`v` is the part's only hold.
+fn side_of_bridge(neighbours: &[Vec<usize>], u: usize, v: usize) -> Option<Vec<usize>> {
+    let mut seen = vec![u];
+    let mut next = 0;
+    while next < seen.len() {
+        let a = seen[next];
+        next += 1;
+        for &b in &neighbours[a] {
+            if (a == u && b == v) || seen.contains(&b) {
+                continue;
+            }
+            if b == v || seen.len() == MAX_PART {
+                return None;
+            }
+            seen.push(b);
+        }
+    }
+    seen.sort_unstable();
+    Some(seen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assembly::geometry::Pose;
+    use crate::assembly::grow::Placed;
+    use crate::assembly::shapes::{ChainletShape, PieceShape};
+
+    /// A chain of `pieces` in cluster 0, piece `p` mated to `p + 1` (chainlet `2p + 1` with
+    /// `2p + 2`).
+    fn chain(pieces: usize) -> (Shapes, Growth) {
+        let mut shapes = Shapes {
+            median_size: 100.0,
+            ..Shapes::default()
+        };
+        let mut g = Growth {
+            placed: vec![None; pieces],
+            mate_of: vec![None; 2 * pieces],
+            clusters: 1,
+            ..Growth::default()
+        };
+        for p in 0..pieces {
+            shapes.pieces.push(PieceShape::bare(
+                p as u32 + 1,
+                String::new(),
+                vec![2 * p, 2 * p + 1],
+            ));
+            shapes.chainlets.push(ChainletShape::bare(p, 0, 0.0, false));
+            shapes.chainlets.push(ChainletShape::bare(p, 1, 0.0, false));
+            g.placed[p] = Some(Placed {
+                pose: Pose::identity(),
+                sequence: p as u32 + 1,
+                cluster: 0,
+                supports: 1,
+                merit: 1.0,
+                spans: 0,
+            });
+        }
+        for p in 0..pieces - 1 {
+            g.mate_of[2 * p + 1] = Some((2 * p + 2, 1.0));
+            g.mate_of[2 * p + 2] = Some((2 * p + 1, 1.0));
+        }
+        (shapes, g)
+    }
+
+    #[test]
+    fn a_piece_taken_off_is_left_out_and_its_neighbour_unmated() {
+        let (shapes, mut g) = chain(4);
+        take_off(&shapes, &mut g, &[3]);
+        assert!(g.placed[3].is_none());
+        assert!(g.mate_of[6].is_none() && g.mate_of[5].is_none());
+        assert_eq!(g.mate_of[3], Some((4, 1.0)), "the other seams stay");
+        assert_eq!(g.clusters, 1);
+    }
+
+    #[test]
+    fn a_part_taken_off_keeps_its_own_seams_as_a_cluster_of_its_own() {
+        let (shapes, mut g) = chain(5);
+        take_off(&shapes, &mut g, &[3, 4]);
+        assert_eq!(g.clusters, 2);
+        assert!([3, 4]
+            .iter()
+            .all(|&i| g.placed[i].as_ref().unwrap().cluster == 1));
+        assert!(
+            g.mate_of[5].is_none() && g.mate_of[6].is_none(),
+            "the hold is cut"
+        );
+        assert_eq!(g.mate_of[7], Some((8, 1.0)), "the pair's seam stays");
+    }
+
+    #[test]
+    fn the_latest_part_comes_first() {
+        // 0–1–2–3 in a chain: 3 hangs on 2, {2, 3} on 1, {0} on 1.
+        let (shapes, g) = chain(4);
+        let parts = singly_held_parts(&shapes, &g, 0);
+        assert_eq!(parts[0], vec![3]);
+        assert!(parts.contains(&vec![2, 3]) && parts.contains(&vec![0]));
+        assert!(parts.contains(&vec![0, 1]), "a chain is bridges all along");
+    }
+
+    /// A graph of mated neighbours from its edges.
+    fn graph(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+        let mut g = vec![Vec::new(); n];
+        for &(a, b) in edges {
+            g[a].push(b);
+            g[b].push(a);
+        }
+        g
+    }
+
+    #[test]
+    fn a_pair_hanging_on_one_neighbour_is_a_part() {
+        // A ring 0–5, and the pair 6–7 held by 6–0 only.
+        let g = graph(
+            8,
+            &[
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (3, 4),
+                (4, 5),
+                (5, 0),
+                (6, 0),
+                (6, 7),
+            ],
+        );
+        assert_eq!(side_of_bridge(&g, 6, 0), Some(vec![6, 7]));
+        assert_eq!(side_of_bridge(&g, 7, 6), Some(vec![7]));
+        // The ring's side is larger than a part.
+        assert_eq!(side_of_bridge(&g, 0, 6), None);
+        // A ring's seam is no bridge.
+        assert_eq!(side_of_bridge(&g, 0, 1), None);
+    }
+
+    #[test]
+    fn a_part_held_by_two_neighbours_is_not_taken_off() {
+        // The pair 6–7 held by 6–0 and 7–3.
+        let g = graph(
+            8,
+            &[
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (3, 4),
+                (4, 5),
+                (5, 0),
+                (6, 0),
+                (6, 7),
+                (7, 3),
+            ],
+        );
+        assert_eq!(side_of_bridge(&g, 6, 0), None);
+        assert_eq!(side_of_bridge(&g, 7, 3), None);
+    }
+
+    #[test]
+    fn a_part_larger_than_the_limit_is_not_taken_off() {
+        // A tail 1–2–3–4–5 hanging on 0, whose ring is 0, 6, 7.
+        let g = graph(
+            8,
+            &[
+                (0, 6),
+                (6, 7),
+                (7, 0),
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (3, 4),
+                (4, 5),
+            ],
+        );
+        assert_eq!(side_of_bridge(&g, 1, 0), None);
+        assert_eq!(side_of_bridge(&g, 2, 1), Some(vec![2, 3, 4, 5]));
+    }
+}
