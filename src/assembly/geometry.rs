@@ -130,6 +130,13 @@ pub struct Rectangle {
 }
 
 impl Rectangle {
+    /// Its four corners, in order round it.
+    pub fn corners(&self) -> [P2; 4] {
+        let across = Vector2::new(-self.along.y, self.along.x);
+        [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+            .map(|(a, b)| self.centre + self.along * (a * self.half.0) + across * (b * self.half.1))
+    }
+
     /// How far `p` lies outside the rectangle along either axis (0 inside).
     pub fn beyond(&self, p: &P2) -> f64 {
         let d = p - self.centre;

@@ -508,6 +508,20 @@ fn a_border_piece_beside_a_swollen_neighbour_fits_its_notch() {
     );
 }
 
+/// Irregular 20 photos seed 32 left its bottom left corner piece and the border piece beside
+/// it out: the hull's chord cut their notch to under two pieces' area with the corner cut off,
+/// and neither fitted (86.5 %, 18 placed). Once nothing else is placed, a round takes the
+/// least rectangle's empty corner into the hull (`holes::Round::EmptyCorners`): the border
+/// piece fits the run's end, then the corner piece its own notch.
+#[test]
+fn a_missing_corner_is_filled_once_the_rectangle_gives_its_notch_whole() {
+    let (mean, fewest) = irregular_20_photos(&[32]);
+    assert!(
+        fewest == 20 && mean == 1.0,
+        "mean {mean:.3}, fewest placed {fewest}"
+    );
+}
+
 /// Irregular 20-piece photos at 160 px of `seeds`, solved end to end: mean neighbour accuracy
 /// and fewest pieces placed.
 fn irregular_20_photos(seeds: &[u64]) -> (f64, usize) {

@@ -92,7 +92,7 @@ pub(super) fn items(
         if members.is_empty() || total > max_area {
             continue;
         }
-        let Some(frame) = cluster_frame(shapes, g, c) else {
+        let Some(frame) = cluster_frame(shapes, g, c, false) else {
             continue;
         };
         let outline = frame.outer_outline();

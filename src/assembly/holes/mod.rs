@@ -129,7 +129,7 @@ const REGION_MARGIN: f64 = 0.5;
 const BEYOND_BOUNDS: f64 = 0.3;
 /// Rounds of filling at most: a piece placed in one round closes the hole or notch beside it
 /// for the next, or shortens the run of a region filled from its ends.
-const MAX_ROUNDS: usize = 8;
+const MAX_ROUNDS: usize = 12;
 
 /// Places left-out pieces into the holes and notches of the largest cluster that they fit.
 /// Returns how many were placed.
@@ -141,19 +141,41 @@ pub(super) fn fill_holes(
 ) -> usize {
     let mut placed = 0;
     // After a round that placed nothing, the small clusters' pieces are tried one by one (see
-    // [`Items::MembersAlone`]); after one that placed something, whole clusters again.
-    let mut kind = Items::Clusters;
+    // [`Items::MembersAlone`]), and after that the notches of missing corner pieces are
+    // offered whole (see [`Round::EmptyCorners`]); after one that placed something, whole
+    // clusters again.
+    let mut round = Round::Clusters;
     for _ in 0..MAX_ROUNDS {
-        match (fill_round(shapes, colours, g, kind, cache), kind) {
-            (0, Items::Clusters) => kind = Items::MembersAlone,
-            (0, Items::MembersAlone) => break,
+        let (kind, corners) = match round {
+            Round::Clusters => (Items::Clusters, false),
+            Round::MembersAlone => (Items::MembersAlone, false),
+            Round::EmptyCorners => (Items::Clusters, true),
+        };
+        match (fill_round(shapes, colours, g, kind, corners, cache), round) {
+            (0, Round::Clusters) => round = Round::MembersAlone,
+            (0, Round::MembersAlone) => round = Round::EmptyCorners,
+            (0, Round::EmptyCorners) => break,
             (n, _) => {
                 placed += n;
-                kind = Items::Clusters;
+                round = Round::Clusters;
             }
         }
     }
     placed
+}
+
+/// What a round offers, in the order they are tried while rounds place nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Round {
+    Clusters,
+    MembersAlone,
+    /// Clusters again, with the hull taking in the corners of the least rectangle where a
+    /// corner piece is missing (see `raster::with_empty_corners`): the hull's chord cuts a
+    /// corner notch in half. Only when nothing else is placed: the hull also sets what lies
+    /// deep in every notch near the corner, and a run of border pieces along that side, filled
+    /// from its ends with the corner taken in, came out 3 px off and lost its middle piece
+    /// (irregular 20 photos seed 13).
+    EmptyCorners,
 }
 
 /// One round: every region's best piece or small cluster (or cluster's piece, see `kind`),
@@ -163,6 +185,7 @@ fn fill_round(
     colours: &SeamColours,
     g: &mut Growth,
     kind: Items,
+    empty_corners: bool,
     cache: &FitCache,
 ) -> usize {
     let Some(cluster) = largest_cluster(g) else {
@@ -179,9 +202,13 @@ fn fill_round(
     {
         return 0;
     }
-    let Some(frame) = cluster_frame(shapes, g, cluster) else {
+    let Some(frame) = cluster_frame(shapes, g, cluster, empty_corners) else {
         return 0;
     };
+    // A round with the empty corners taken in has nothing new to try without one.
+    if empty_corners && frame.corners_taken_in.is_empty() {
+        return 0;
+    }
     let size = shapes.median_size;
     let limits = notch_limits(size);
     let regions = regions_of(&frame, size);
@@ -329,7 +356,7 @@ pub(super) fn beside_empty_regions(
     cluster: u32,
     parts: &[Vec<usize>],
 ) -> Vec<bool> {
-    let Some(frame) = cluster_frame(shapes, g, cluster) else {
+    let Some(frame) = cluster_frame(shapes, g, cluster, false) else {
         return vec![false; parts.len()];
     };
     let rims: Vec<fit::Rim> = regions_of(&frame, shapes.median_size)

@@ -155,7 +155,7 @@ fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
     shapes
         .pieces
         .push(piece(10, &cell(0.0, 0.0)[..3], Isometry2::identity()));
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(holes.len(), 1);
     assert!(!holes[0].open);
@@ -193,7 +193,7 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(6, &edge, taken).outline;
     let plain = piece(7, &cell(40.0, 0.0), taken).outline;
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(regions.len(), 1);
     let notch = &regions[0];
@@ -239,7 +239,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(7, &end, taken).outline;
     let plain = piece(8, &cell(40.0, 0.0), taken).outline;
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(regions.len(), 1);
     let notch = &regions[0];
@@ -274,7 +274,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
 #[test]
 fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
     let (shapes, mut g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     assert_eq!(holes.len(), 1);
     // A bound under the pair's area (no region could take it) leaves it out untraced.
@@ -380,7 +380,7 @@ fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
 #[test]
 fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
     let (shapes, g) = two_rows_with_tall_ends(5, &[1, 3]);
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let joined = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
     assert_eq!(joined.len(), 1);
     assert!(joined[0].area > 3400.0, "{}", joined[0].area);
@@ -414,7 +414,7 @@ fn a_tight_fit_counts_with_a_weaker_colour_match() {
 #[test]
 fn a_notch_with_a_long_wing_is_also_offered_without_it() {
     let (shapes, g) = two_rows_with_tall_ends(7, &[1]);
-    let frame = cluster_frame(&shapes, &g, 0).unwrap();
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let whole = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, f64::INFINITY);
     assert_eq!(whole.len(), 1);
     let mut regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
@@ -466,4 +466,34 @@ fn two_rows_with_tall_ends(width: i32, gaps: &[i32]) -> (Shapes, Growth) {
             ]
         })
     })
+}
+
+/// A 3 × 3 grid of 40 px cells without its top left corner: the hull's chord between the
+/// corner's neighbours cuts the corner notch in half (800 px², under 0.4 of a cell with the
+/// seams' band), and the least rectangle's corner, taken into the hull, gives it whole.
+#[test]
+fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
+    let cells: Vec<(i32, i32)> = (0..3)
+        .flat_map(|i| (0..3).map(move |j| (i, j)))
+        .filter(|&c| c != (0, 0))
+        .collect();
+    let (shapes, g) = cluster_of(&cells, |_| None);
+    let notch_area = |corners: bool| {
+        let frame = cluster_frame(&shapes, &g, 0, corners).unwrap();
+        let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+        let area = regions.iter().map(|h| h.area).sum::<f64>();
+        (frame.corners_taken_in, area)
+    };
+    let (taken, cut) = notch_area(false);
+    assert!(taken.is_empty());
+    assert!(cut < 0.6 * 1600.0, "{cut}");
+    let (taken, whole) = notch_area(true);
+    // The grid's top left corner, (0, 0), within the seams' few pixels.
+    assert_eq!(taken.len(), 1);
+    assert!(taken[0].coords.norm() < 3.0, "{:?}", taken[0]);
+    assert!((whole - 1600.0).abs() < 0.1 * 1600.0, "{whole}");
+    // With the corner piece in place no corner is empty.
+    let (shapes, g) = cluster_of(&[(0, 0), (1, 0), (0, 1), (1, 1)], |_| None);
+    let frame = cluster_frame(&shapes, &g, 0, true).unwrap();
+    assert!(frame.corners_taken_in.is_empty());
 }
