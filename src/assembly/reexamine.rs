@@ -343,32 +343,25 @@ mod tests {
         assert!(parts.contains(&vec![0, 1]), "a chain is bridges all along");
     }
 
-    /// A graph of mated neighbours from its edges.
-    fn graph(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    /// A graph of mated neighbours on `n` pieces: each of `paths` joins its pieces in turn.
+    fn graph(n: usize, paths: &[&[usize]]) -> Vec<Vec<usize>> {
         let mut g = vec![Vec::new(); n];
-        for &(a, b) in edges {
-            g[a].push(b);
-            g[b].push(a);
+        for path in paths {
+            for w in path.windows(2) {
+                g[w[0]].push(w[1]);
+                g[w[1]].push(w[0]);
+            }
         }
         g
     }
 
+    /// The ring 0–1–2–3–4–5–0.
+    const RING: &[usize] = &[0, 1, 2, 3, 4, 5, 0];
+
     #[test]
     fn a_pair_hanging_on_one_neighbour_is_a_part() {
-        // A ring 0–5, and the pair 6–7 held by 6–0 only.
-        let g = graph(
-            8,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (3, 4),
-                (4, 5),
-                (5, 0),
-                (6, 0),
-                (6, 7),
-            ],
-        );
+        // The pair 6–7 held by 6–0 only.
+        let g = graph(8, &[RING, &[0, 6, 7]]);
         assert_eq!(side_of_bridge(&g, 6, 0), Some(vec![6, 7]));
         assert_eq!(side_of_bridge(&g, 7, 6), Some(vec![7]));
         // The ring's side is larger than a part.
@@ -380,20 +373,7 @@ mod tests {
     #[test]
     fn a_part_held_by_two_neighbours_is_not_taken_off() {
         // The pair 6–7 held by 6–0 and 7–3.
-        let g = graph(
-            8,
-            &[
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (3, 4),
-                (4, 5),
-                (5, 0),
-                (6, 0),
-                (6, 7),
-                (7, 3),
-            ],
-        );
+        let g = graph(8, &[RING, &[0, 6, 7, 3]]);
         assert_eq!(side_of_bridge(&g, 6, 0), None);
         assert_eq!(side_of_bridge(&g, 7, 3), None);
     }
@@ -401,19 +381,7 @@ mod tests {
     #[test]
     fn a_part_larger_than_the_limit_is_not_taken_off() {
         // A tail 1–2–3–4–5 hanging on 0, whose ring is 0, 6, 7.
-        let g = graph(
-            8,
-            &[
-                (0, 6),
-                (6, 7),
-                (7, 0),
-                (0, 1),
-                (1, 2),
-                (2, 3),
-                (3, 4),
-                (4, 5),
-            ],
-        );
+        let g = graph(8, &[&[0, 6, 7, 0], &[0, 1, 2, 3, 4, 5]]);
         assert_eq!(side_of_bridge(&g, 1, 0), None);
         assert_eq!(side_of_bridge(&g, 2, 1), Some(vec![2, 3, 4, 5]));
     }
