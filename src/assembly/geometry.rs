@@ -120,6 +120,32 @@ pub fn convex_hull(points: &[P2]) -> Vec<P2> {
     hull
 }
 
+/// The signed distance from the line through `a` and `b` to `p`, positive on its left in
+/// x-right y-up axes (inside a polygon turning counter-clockwise there); infinite for `a` on
+/// `b`, which bounds nothing.
+pub fn side_depth(a: &P2, b: &P2, p: &P2) -> f64 {
+    let along = b - a;
+    let length = along.norm();
+    if length == 0.0 {
+        return f64::INFINITY;
+    }
+    (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
+}
+
+/// How far `p` lies inside the convex polygon `hull` (counter-clockwise in x-right y-up axes,
+/// as [`convex_hull`] gives it; negative: outside): the least [`side_depth`] over its sides,
+/// which for a convex polygon is the distance to its boundary. Minus infinity for fewer than
+/// three points, which have no inside.
+pub fn convex_depth(hull: &[P2], p: &P2) -> f64 {
+    let n = hull.len();
+    if n < 3 {
+        return f64::NEG_INFINITY;
+    }
+    (0..n)
+        .map(|k| side_depth(&hull[k], &hull[(k + 1) % n], p))
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// A rectangle at any angle: its centre, the unit direction of one side, and its half
 /// extents along that side and across it.
 #[derive(Clone, Copy, Debug)]

@@ -15,7 +15,7 @@
 //! nothing.
 
 use super::edge_colour::SeamColours;
-use super::geometry::{convex_hull, P2};
+use super::geometry::{convex_depth, convex_hull, P2};
 use super::grow::Growth;
 use super::holes::{
     anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
@@ -121,19 +121,14 @@ fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -
         .flat_map(|i| placed_outline(i).into_iter().step_by(4))
         .collect();
     let hull = convex_hull(&rest);
-    let n = hull.len();
-    if n < 3 {
+    if hull.len() < 3 {
         return false;
     }
-    // Counter-clockwise in x-right y-up axes: inside lies left of every side.
-    let inside = |p: &P2| {
-        (0..n).all(|k| {
-            let (a, b) = (hull[k], hull[(k + 1) % n]);
-            (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0.0
-        })
-    };
     let outline: Vec<P2> = part.iter().flat_map(|&i| placed_outline(i)).collect();
-    let outside = outline.iter().filter(|p| !inside(p)).count();
+    let outside = outline
+        .iter()
+        .filter(|p| convex_depth(&hull, p) < 0.0)
+        .count();
     outside as f64 > OUTSIDE_SHARE * outline.len() as f64
 }
 

@@ -4,7 +4,7 @@
 //! sides; over a small cell of the plane only a few sides can give that least distance, so
 //! each cell keeps just those and the answer stays exact.
 
-use super::super::geometry::P2;
+use super::super::geometry::{convex_depth, side_depth, P2};
 
 /// Cell side in pixels: a 100-piece cluster at 120 px per piece has some 10,000 cells and a
 /// hull of about 80 sides, of which a cell keeps one to three.
@@ -84,9 +84,7 @@ impl HullDepth {
                 .map(|&s| self.side_distance(s as usize, p))
                 .fold(f64::INFINITY, f64::min)
         } else {
-            (0..n)
-                .map(|s| self.side_distance(s, p))
-                .fold(f64::INFINITY, f64::min)
+            convex_depth(&self.hull, p)
         }
     }
 
@@ -115,31 +113,13 @@ impl HullDepth {
     /// The signed distance from the line of side `k` to `p`, positive on its left (inside).
     fn side_distance(&self, k: usize, p: &P2) -> f64 {
         let n = self.hull.len();
-        let (a, b) = (self.hull[k], self.hull[(k + 1) % n]);
-        let along = b - a;
-        let length = along.norm();
-        if length == 0.0 {
-            return f64::INFINITY;
-        }
-        (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
+        side_depth(&self.hull[k], &self.hull[(k + 1) % n], p)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The depth by every side, as it was computed before the cells.
-    fn brute(hull: &[P2], p: &P2) -> f64 {
-        let n = hull.len();
-        (0..n)
-            .map(|k| {
-                let (a, b) = (hull[k], hull[(k + 1) % n]);
-                let along = b - a;
-                (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / along.norm()
-            })
-            .fold(f64::INFINITY, f64::min)
-    }
 
     #[test]
     fn the_cells_give_the_depth_by_every_side() {
@@ -155,7 +135,7 @@ mod tests {
             for j in 0..60 {
                 // Inside the cells, and beyond them on every side.
                 let p = P2::new(-20.0 + 4.5 * i as f64, -30.0 + 4.7 * j as f64);
-                let (fast, slow) = (depth.depth(&p), brute(&hull, &p));
+                let (fast, slow) = (depth.depth(&p), convex_depth(&hull, &p));
                 assert!((fast - slow).abs() < 1e-9, "{p:?}: {fast} against {slow}");
             }
         }

@@ -22,6 +22,7 @@ mod hull_depth;
 mod items;
 mod partial;
 mod raster;
+mod region_fits;
 mod regions;
 
 use super::edge_colour::SeamColours;
@@ -32,42 +33,12 @@ use super::shapes::Shapes;
 use cache::region_key;
 pub(crate) use cache::FitCache;
 use colour::seam_colour;
-use fit::{fit_to_notch, fit_to_rim, NotchLimits};
 use items::{has_outline, items, small_cluster, Item, Items};
-use nalgebra::Isometry2;
-use partial::fit_partial;
 use raster::{cluster_frame, Frame, SEAM_CLOSE_PX};
 use rayon::prelude::*;
+use region_fits::{notch_limits, region_fits, Fit, NOTCH_AREA};
 use regions::{empty_regions, Hole};
 
-/// A hole is a candidate for a piece when their areas (the hole's corrected for the grown
-/// rim) agree within this fraction.
-const AREA_TOLERANCE: f64 = 0.3;
-/// A notch's area, cut by the hull's chord, lies within these fractions of its piece's: less
-/// where the piece's edge bulges out past the chord, more where the hull also takes in dents
-/// of an irregular exterior beside it.
-const NOTCH_AREA: (f64, f64) = (0.4, 1.6);
-/// A seam point of a notch fit counts at most this fraction of the median piece size.
-const NOTCH_CAP_FRACTION: f64 = 0.15;
-/// Outline points of a notch fit, whole or partial, that may lie inside the cluster beyond
-/// the tolerance: a knob reaching into a neighbour whose knob hole the front end partly
-/// filled, or a neighbour's outline swollen by its shadow. Measured on true poses: 4.3 %
-/// (irregular 20 photos seed 21), 6 % (irregular 100 photos seed 2, a partial fit); the best
-/// wrong pose of classic 100 photos seed 3 cuts 9.7 %. Until session 15 whole fits allowed
-/// 3 %, which left those pieces out; at 8 % three more pieces were placed on the sweep of
-/// 146 sets, each right, and nothing else changed.
-const MAX_INTRUSION: f64 = 0.08;
-/// Points of a notch fit, either way, that may lie over twice the tolerance from the other
-/// side: a knob is about a sixth of a classic piece's outline.
-const MAX_OUTLIERS: f64 = 0.08;
-/// A notch fit compares the piece's outline and the notch's rim where they lie deeper inside
-/// the hull than this fraction of the median piece size: the dents of an irregular exterior
-/// are shallower (a sixth of a piece at most, in `jigsaw synth`), and so are the sides of a
-/// piece that lie on the puzzle's edge.
-const NOTCH_DEPTH_FRACTION: f64 = 0.2;
-/// Fit accepted when its distance (see [`fit_to_rim`], [`fit_to_notch`]) is at most this
-/// fraction of the median piece size (plus the seams' width).
-const FIT_FRACTION: f64 = 0.02;
 /// … and every other left-out piece whose picture runs on across its seams (see
 /// [`MAX_COLOUR_FACTOR`]) fits the same region at least this many times worse, and the piece
 /// fits every other region this many times worse.
@@ -104,16 +75,11 @@ const TIGHT_COLOUR_FACTOR: f64 = 2.2;
 const STRONG_COLOUR: f64 = 1.2;
 /// See [`STRONG_COLOUR`]: the ambiguity factor, the range of fits that matter at all.
 const STRONG_COLOUR_TOLERANCE: f64 = AMBIGUITY;
-/// A region of up to this many pieces' area is filled from its ends, a piece at a time (see
-/// [`partial`]): a run of three border pieces left out, with the hull's slack.
-const MAX_RUN_AREA: f64 = 4.5;
 /// A fit to part of a region is held by two of the piece's sides, not all round: it is
 /// accepted within this fraction of the tolerance of a whole fit. Measured: the true fits of
 /// the sweep at 0.32–0.41 of it, two wrong ones at 0.60 and 0.78 (irregular 100 photos seed
 /// 15, beside misplaced pieces; irregular 20 photos seed 13).
 const PARTIAL_TOLERANCE: f64 = 0.5;
-/// Fits of a piece to part of a region, at different places, kept for the ambiguity tests.
-const PARTIAL_PLACES: usize = 3;
 /// Two fits whose placed centroids lie closer than this fraction of the median piece size
 /// claim the same place.
 const SAME_PLACE: f64 = 0.5;
@@ -410,120 +376,6 @@ fn bar(fit: &Fit) -> f64 {
     } else {
         fit.tolerance
     }
-}
-
-fn notch_limits(median_size: f64) -> NotchLimits {
-    NotchLimits {
-        tolerance: FIT_FRACTION * median_size + SEAM_CLOSE_PX as f64,
-        cap: NOTCH_CAP_FRACTION * median_size,
-        depth: NOTCH_DEPTH_FRACTION * median_size,
-        max_intrusion: MAX_INTRUSION,
-        max_outliers: MAX_OUTLIERS,
-    }
-}
-
-/// An item (see [`items`]) fitted to a region.
-#[derive(Clone, Copy, Debug)]
-struct Fit {
-    /// Index into the round's items.
-    item: usize,
-    /// From the item's frame to the cluster's.
-    pose: Isometry2<f64>,
-    /// Pixels: see [`fit_to_rim`], [`fit_to_notch`] and [`fit_partial`].
-    distance: f64,
-    /// The item's centroid placed.
-    centre: P2,
-    /// To part of the region (see [`partial`]).
-    partial: bool,
-    /// The item's (see [`item_limits`]).
-    tolerance: f64,
-    /// How well the picture runs on across its seams (see [`seam_colour`]).
-    colour: f64,
-}
-
-/// Every item that fits `hole` at all, best first; a region a few pieces wide gives each
-/// item's fits to part of it at up to [`PARTIAL_PLACES`] places.
-fn region_fits(
-    shapes: &Shapes,
-    frame: &Frame,
-    limits: NotchLimits,
-    (hole, region): (&Hole, u64),
-    items: &[Item],
-    cache: &FitCache,
-) -> Vec<Fit> {
-    let mut fits: Vec<Fit> = Vec::new();
-    for (k, item) in items.iter().enumerate() {
-        let limits = item_limits(limits, item);
-        let fit = |pose: Isometry2<f64>, distance: f64, partial: bool| Fit {
-            item: k,
-            pose,
-            distance,
-            centre: pose * item.centroid,
-            partial,
-            tolerance: limits.tolerance,
-            colour: f64::MAX,
-        };
-        let found = cache.get(item.key, region, || {
-            if fits_area(hole, item.area) {
-                let found = if hole.open {
-                    fit_to_notch(&item.outline, hole, frame, limits)
-                } else {
-                    Some(fit_to_rim(&item.outline, hole))
-                };
-                found
-                    .map(|(pose, d)| (pose, d, false))
-                    .into_iter()
-                    .collect()
-            } else if holds_a_run(hole, item.area) {
-                fit_partial(&item.outline, hole, frame, limits, shapes.median_size)
-                    .into_iter()
-                    .take(PARTIAL_PLACES)
-                    .map(|(pose, d)| (pose, d, true))
-                    .collect()
-            } else {
-                Vec::new()
-            }
-        });
-        fits.extend(
-            found
-                .into_iter()
-                .map(|(pose, d, partial)| fit(pose, d, partial)),
-        );
-    }
-    fits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
-    fits
-}
-
-/// `limits` for `item`: a cluster's outline is longer and its pieces' seams add up, so its
-/// tolerance scales with its own size, not the median piece's (a two-piece cluster on classic
-/// 100 photos seed 43 fits its hole at 4.9 px, where a piece's tolerance is 4.4).
-fn item_limits(limits: NotchLimits, item: &Item) -> NotchLimits {
-    match item.cluster {
-        Some(_) => NotchLimits {
-            tolerance: FIT_FRACTION * item.area.sqrt() + SEAM_CLOSE_PX as f64,
-            ..limits
-        },
-        None => limits,
-    }
-}
-
-/// Whether a piece of `area` pixels may fill `hole`.
-fn fits_area(hole: &Hole, area: f64) -> bool {
-    if hole.open {
-        hole.area >= NOTCH_AREA.0 * area && hole.area <= NOTCH_AREA.1 * area
-    } else {
-        (hole.area - area).abs() <= AREA_TOLERANCE * area
-    }
-}
-
-/// Whether `hole` is too large for a piece of `area` pixels but may take a run of a few.
-fn holds_a_run(hole: &Hole, area: f64) -> bool {
-    let single = if hole.open {
-        NOTCH_AREA.1
-    } else {
-        1.0 + AREA_TOLERANCE
-    };
-    hole.area > single * area && hole.area <= MAX_RUN_AREA * area
 }
 
 /// Whether a piece with an outline is left out, or a cluster other than `largest` is placed:

@@ -1,7 +1,7 @@
 //! The cluster drawn into a bitmap, in the assembled frame: what its empty regions (see
 //! `regions.rs`) are found in, and what fits are checked against.
 
-use super::super::geometry::{convex_hull, min_area_rectangle, Rectangle, P2};
+use super::super::geometry::{convex_depth, convex_hull, min_area_rectangle, Rectangle, P2};
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
 use super::hull_depth::HullDepth;
@@ -182,11 +182,10 @@ fn with_empty_corners(hull: Vec<P2>, bounds: Option<Rectangle>, size: f64) -> (V
     let Some(r) = bounds.filter(|_| hull.len() >= 3) else {
         return (hull, Vec::new());
     };
-    let depth = HullDepth::new(hull.clone(), 0.0, 0.0, 0.0, 0.0);
     let empty: Vec<P2> = r
         .corners()
         .into_iter()
-        .filter(|c| depth.depth(c) < -EMPTY_CORNER * size)
+        .filter(|c| convex_depth(&hull, c) < -EMPTY_CORNER * size)
         .collect();
     (convex_hull(&[hull, empty.clone()].concat()), empty)
 }

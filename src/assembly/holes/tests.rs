@@ -1,8 +1,11 @@
 //! Fits of left-out pieces on small hand-made clusters of square cells.
 
+use super::fit::{fit_to_notch, fit_to_rim};
+use super::partial::fit_partial;
+use super::region_fits::{fits_area, holds_a_run};
 use super::*;
 use crate::assembly::shapes::PieceShape;
-use nalgebra::Vector2;
+use nalgebra::{Isometry2, Vector2};
 
 /// A 40 px cell with its top left corner at (x, y), clockwise on screen.
 fn cell(x: f64, y: f64) -> Vec<P2> {
