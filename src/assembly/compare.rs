@@ -133,7 +133,7 @@ fn deep_inside(a: &PieceShape, p: &P2, tol: f64) -> bool {
 /// Closest point to `p` on `line`, searched near where sample `i` of [`SAMPLES`] falls by
 /// arc length: mates correspond monotonically, so a window of a few percent of the chainlet
 /// on either side is enough and keeps refinement linear instead of quadratic.
-fn nearest_near(line: &[P2], p: &P2, i: usize) -> P2 {
+pub(super) fn nearest_near(line: &[P2], p: &P2, i: usize) -> P2 {
     nearest_within(line, p, i, (line.len() / 8).max(4))
 }
 

@@ -19,9 +19,11 @@ mod merge;
 mod output;
 pub mod partial;
 mod pocket;
+mod pose_graph;
 mod reexamine;
 mod relax;
 mod restarts;
+mod settle;
 pub mod shapes;
 mod spanning;
 mod straight;
@@ -79,6 +81,8 @@ pub struct AssemblyReport {
     /// Parts of the cluster held by one neighbour that were taken off and placed better by
     /// the holes step (see [`reexamine`]).
     pub parts_moved: usize,
+    /// Seams found closed once the assembly was settled (see [`settle`]).
+    pub seams_closed: usize,
     /// The piece set with its critical points revised (added or removed), when any were: the
     /// mates in the assembly table name its chainlets, so the dumps must be written from it.
     #[serde(skip)]
@@ -135,6 +139,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     holes::fill_holes(&shapes, &table.colours, &mut growth, &fits);
     let parts_moved =
         reexamine::reexamine_single_holds(&shapes, &table.colours, &mut growth, &fits);
+    let seams_closed = settle::settle(&shapes, &table, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
@@ -164,6 +169,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         secondary_points: refined.as_ref().map_or(0, |r| r.1.added),
         false_corners_removed: refined.as_ref().map_or(0, |r| r.1.removed),
         parts_moved,
+        seams_closed,
         piece_set: refined.map(|r| r.0),
     }
 }

@@ -331,6 +331,30 @@ fn pieces_damaged_by_white_print_still_join() {
     );
 }
 
+/// Classic 100 photos, seed 39: the bottom left block grew along two paths that met in a
+/// column of four seams 5–8 px open, none of them recorded (each piece there joined on its
+/// other seams, one left open), so the relaxation during growth, which pulls only on recorded
+/// mates, kept the crack: 98.3 %, 3 pairs beyond the scorer's 12 px. Once the assembly is
+/// settled (`assembly::settle`), the open seams the mating table pairs are closed and the
+/// cluster is refined as a whole: 100 %.
+#[test]
+fn a_crack_between_two_paths_of_growth_closes_when_the_cluster_settles() {
+    let mut p = Params::new(Kind::Classic, 100, 39);
+    p.px_per_piece = 120.0;
+    p.style = jigsaw::synth::Style::Photo;
+    let dir = scratch();
+    let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
+    let report = assemble(&run.set);
+    let s = score(&report.assembly, &out.truth).expect("scores");
+    assert!(
+        report.seams_closed >= 4,
+        "{} seams closed",
+        report.seams_closed
+    );
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+}
+
 /// 500 photographed pieces: seeds 2 and 12 measured 100 % (500 placed) and 97.7 % (494
 /// placed, 1 cluster). Before every feature-similar candidate was compared and colour weighed
 /// the matings they were 21.6 and 16.2 %: look-alike knobs outranked true mates. Seed 12
@@ -460,7 +484,8 @@ fn irregular_100_photos_end_to_end() {
 /// filled the inner hole where a cluster of four belongs, so that cluster and the corner
 /// cluster of five fitted nowhere (87.7 %, 3 clusters). Taken off in turn and the holes refilled
 /// (`assembly::reexamine`), the four fill the hole, the five and then the two their corner:
-/// one cluster, every piece in place (97.8 %: three pieces drift 9–11 px).
+/// one cluster, every piece in place (97.8 %: three pieces drifted 9–11 px, until the cluster
+/// was settled as a whole in session 17: 100 %).
 #[test]
 fn a_pair_in_the_wrong_hole_gives_way_to_the_cluster_that_fits_it() {
     let mut p = Params::new(Kind::Irregular, 100, 11);
@@ -475,7 +500,7 @@ fn a_pair_in_the_wrong_hole_gives_way_to_the_cluster_that_fits_it() {
     assert!(report.parts_moved >= 1, "nothing re-examined");
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert!(
-        s.direct_accuracy == 1.0 && s.neighbour_accuracy >= 0.975,
+        s.direct_accuracy == 1.0 && s.neighbour_accuracy == 1.0,
         "{}",
         s.summary()
     );
