@@ -134,11 +134,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
     let t2 = Instant::now();
     let mut growth = restarts::grow(&shapes, &table);
-    // The re-examination's trials refill the holes with most regions as they were.
-    let fits = holes::FitCache::default();
-    holes::fill_holes(&shapes, &table.colours, &mut growth, &fits);
-    let parts_moved =
-        reexamine::reexamine_single_holds(&shapes, &table.colours, &mut growth, &fits);
+    let parts_moved = fill_what_is_left(&shapes, &table, &mut growth);
     let seams_closed = settle::settle(&shapes, &table, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
@@ -176,6 +172,47 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
 
 /// Feature candidates and the mating table of `shapes`, matched afresh (after their outlines
 /// changed), weighed by `colours`.
+/// The holes step and the re-examination of single holds (see [`holes`], [`reexamine`]) on
+/// the grown clusters as they are, and, while that leaves something out, once more on the
+/// clusters settled first (see [`settle`]): a hole between two paths of growth is out of
+/// shape until the cluster is settled, but settling also moves the pieces around a hole
+/// that fitted as grown. The outcome whose largest cluster holds more pieces is kept (the
+/// unsettled one on a tie). Returns how many parts the re-examination moved.
+fn fill_what_is_left(
+    shapes: &shapes::Shapes,
+    table: &matings::MatingTable,
+    growth: &mut grow::Growth,
+) -> usize {
+    // The re-examination's trials refill the holes with most regions as they were.
+    let fits = holes::FitCache::default();
+    let grown = growth.clone();
+    let fill = |g: &mut grow::Growth| {
+        holes::fill_holes(shapes, &table.colours, g, &fits);
+        reexamine::reexamine_single_holds(shapes, &table.colours, g, &fits)
+    };
+    let moved = fill(growth);
+    let largest = |g: &grow::Growth| {
+        holes::largest_cluster(g).map(|c| {
+            let size = g.placed.iter().flatten().filter(|p| p.cluster == c).count();
+            (c, size)
+        })
+    };
+    let Some((cluster, size)) = largest(growth) else {
+        return moved;
+    };
+    if !table.colours.knows_colours() || !holes::anything_left_out(shapes, growth, cluster) {
+        return moved;
+    }
+    let mut settled = grown;
+    settle::settle(shapes, table, &mut settled);
+    let moved_settled = fill(&mut settled);
+    if largest(&settled).is_some_and(|(_, s)| s > size) {
+        *growth = settled;
+        return moved_settled;
+    }
+    moved
+}
+
 fn matched(
     shapes: &shapes::Shapes,
     colours: edge_colour::SeamColours,

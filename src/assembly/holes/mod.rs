@@ -93,16 +93,54 @@ const REGION_MARGIN: f64 = 0.5;
 /// (irregular 20 photos seeds 42 and 13: 0.17, 0.12; 0.1 lost both), the wrong ones of
 /// irregular 100 photos seed 21 0.39–0.68.
 const BEYOND_BOUNDS: f64 = 0.3;
+/// A cluster other than the largest has its holes and notches filled too from this many
+/// pieces: a block of 3 × 3 closes a hole; smaller clusters are items to fit, not hosts.
+const MIN_HOST: usize = 9;
 /// Rounds of filling at most: a piece placed in one round closes the hole or notch beside it
 /// for the next, or shortens the run of a region filled from its ends.
 const MAX_ROUNDS: usize = 12;
 
-/// Places left-out pieces into the holes and notches of the largest cluster that they fit.
+/// Places left-out pieces into the holes and notches of the clusters that they fit: the
+/// largest cluster's first, then those of every other cluster of [`MIN_HOST`] pieces or
+/// more, largest first (two puzzles mixed: the second one's holes and notches are as real).
 /// Returns how many were placed.
 pub(super) fn fill_holes(
     shapes: &Shapes,
     colours: &SeamColours,
     g: &mut Growth,
+    cache: &FitCache,
+) -> usize {
+    hosts(g)
+        .into_iter()
+        .map(|host| fill_holes_of(shapes, colours, g, host, cache))
+        .sum()
+}
+
+/// The clusters whose holes are filled, largest first: the largest (of 3 pieces or more, see
+/// [`largest_cluster`]) and every other one of [`MIN_HOST`] pieces or more.
+fn hosts(g: &Growth) -> Vec<u32> {
+    let Some(largest) = largest_cluster(g) else {
+        return Vec::new();
+    };
+    let mut count: Vec<(usize, u32)> = (0..g.clusters)
+        .map(|c| {
+            (
+                g.placed.iter().flatten().filter(|p| p.cluster == c).count(),
+                c,
+            )
+        })
+        .filter(|&(n, c)| c == largest || n >= MIN_HOST)
+        .collect();
+    count.sort_by_key(|&(n, c)| (std::cmp::Reverse(n), c != largest, c));
+    count.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Fills the holes and notches of cluster `host`.
+fn fill_holes_of(
+    shapes: &Shapes,
+    colours: &SeamColours,
+    g: &mut Growth,
+    host: u32,
     cache: &FitCache,
 ) -> usize {
     let mut placed = 0;
@@ -112,12 +150,7 @@ pub(super) fn fill_holes(
     // clusters again.
     let mut round = Round::Clusters;
     for _ in 0..MAX_ROUNDS {
-        let (kind, corners) = match round {
-            Round::Clusters => (Items::Clusters, false),
-            Round::MembersAlone => (Items::MembersAlone, false),
-            Round::EmptyCorners => (Items::Clusters, true),
-        };
-        match (fill_round(shapes, colours, g, kind, corners, cache), round) {
+        match (fill_round(shapes, colours, g, host, round, cache), round) {
             (0, Round::Clusters) => round = Round::MembersAlone,
             (0, Round::MembersAlone) => round = Round::EmptyCorners,
             (0, Round::EmptyCorners) => break,
@@ -150,13 +183,19 @@ fn fill_round(
     shapes: &Shapes,
     colours: &SeamColours,
     g: &mut Growth,
-    kind: Items,
-    empty_corners: bool,
+    cluster: u32,
+    round: Round,
     cache: &FitCache,
 ) -> usize {
-    let Some(cluster) = largest_cluster(g) else {
-        return 0;
+    let (kind, empty_corners) = match round {
+        Round::Clusters => (Items::Clusters, false),
+        Round::MembersAlone => (Items::MembersAlone, false),
+        Round::EmptyCorners => (Items::Clusters, true),
     };
+    // A host may have been fitted into another's hole as an item meanwhile.
+    if !g.placed.iter().flatten().any(|p| p.cluster == cluster) {
+        return 0;
+    }
     // Without colour no fit would pass (see [`MAX_COLOUR_FACTOR`]): none is made.
     if !colours.knows_colours() {
         return 0;

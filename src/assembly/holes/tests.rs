@@ -500,3 +500,32 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
     let frame = cluster_frame(&shapes, &g, 0, true).unwrap();
     assert!(frame.corners_taken_in.is_empty());
 }
+
+/// Two puzzles mixed: the holes of the second one's cluster are filled as well as the first
+/// one's, but a cluster smaller than a 3 × 3 block is something to fit, not a host.
+#[test]
+fn every_cluster_of_a_block_or_more_has_its_holes_filled_largest_first() {
+    let sizes = [(0, 4), (1, 30), (2, 9), (3, 8), (4, 12)];
+    let mut g = Growth {
+        clusters: sizes.len() as u32,
+        ..Growth::default()
+    };
+    for &(cluster, n) in &sizes {
+        for _ in 0..n {
+            let k = g.placed.len();
+            g.placed.push(Some(Placed {
+                cluster,
+                ..placed_as_cut(k)
+            }));
+        }
+    }
+    g.placed.push(None);
+    assert_eq!(hosts(&g), vec![1, 4, 2]);
+    // A lone small cluster is the largest, and the host.
+    let small = Growth {
+        placed: g.placed[..4].to_vec(),
+        clusters: 1,
+        ..Growth::default()
+    };
+    assert_eq!(hosts(&small), vec![0]);
+}
