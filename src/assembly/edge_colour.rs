@@ -327,16 +327,19 @@ fn colour_delta(
     pairs: impl Iterator<Item = (usize, usize)>,
     min_pairs: usize,
 ) -> Option<f64> {
-    let mut sum = 0.0;
-    let mut k = 0;
-    for (p, q) in pairs.map(|(i, j)| (a[i], b[j])) {
-        let d2 = f64::from(lab_distance(p, q, LIGHTNESS_WEIGHT)).powi(2);
-        if d2.is_finite() {
-            sum += d2;
-            k += 1;
-        }
-    }
+    let (sum, k) = squared_differences(a, b, pairs).fold((0.0, 0), |(s, k), d| (s + d, k + 1));
     (k >= min_pairs).then(|| sum / k as f64)
+}
+
+/// The squared colour difference of each pair of samples whose colours are both read.
+fn squared_differences<'a>(
+    a: &'a [[f32; 3]],
+    b: &'a [[f32; 3]],
+    pairs: impl Iterator<Item = (usize, usize)> + 'a,
+) -> impl Iterator<Item = f64> + 'a {
+    pairs
+        .map(|(i, j)| f64::from(lab_distance(a[i], b[j], LIGHTNESS_WEIGHT)).powi(2))
+        .filter(|d| d.is_finite())
 }
 
 /// [`colour_delta`] without the worst [`TRIMMED_SHARE`] of the pairs. Samples paired by
@@ -352,10 +355,7 @@ fn trimmed_colour_delta(
     pairs: impl Iterator<Item = (usize, usize)>,
     min_pairs: usize,
 ) -> Option<f64> {
-    let mut d: Vec<f64> = pairs
-        .map(|(i, j)| f64::from(lab_distance(a[i], b[j], LIGHTNESS_WEIGHT)).powi(2))
-        .filter(|d| d.is_finite())
-        .collect();
+    let mut d: Vec<f64> = squared_differences(a, b, pairs).collect();
     if d.len() < min_pairs {
         return None;
     }

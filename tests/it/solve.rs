@@ -192,6 +192,27 @@ fn classic_100_end_to_end(style: jigsaw::synth::Style, seeds: &[u64]) -> (f64, u
     end_to_end(&p, &PipelineOptions::default(), seeds)
 }
 
+/// A generated photo at 120 px per piece, traced (with the irregular corner model for an
+/// irregular cut) and assembled, and its score against the truth.
+fn photo_solved(
+    kind: Kind,
+    pieces: usize,
+    seed: u64,
+) -> (jigsaw::assembly::AssemblyReport, jigsaw::score::ScoreReport) {
+    let mut p = Params::new(kind, pieces, seed);
+    p.px_per_piece = 120.0;
+    p.style = jigsaw::synth::Style::Photo;
+    let mut options = PipelineOptions::default();
+    if kind == Kind::Irregular {
+        options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
+    }
+    let dir = scratch();
+    let (out, run) = rendered_and_traced(&p, &options, dir.path());
+    let report = assemble(&run.set);
+    let s = score(&report.assembly, &out.truth).expect("scores");
+    (report, s)
+}
+
 /// The puzzle `p` generated, its images written under `at`, and traced by the front end.
 fn rendered_and_traced(
     p: &Params,
@@ -316,13 +337,7 @@ fn classic_100_photos_end_to_end() {
 /// piece left has no mating at all.
 #[test]
 fn pieces_damaged_by_white_print_still_join() {
-    let mut p = Params::new(Kind::Classic, 100, 30);
-    p.px_per_piece = 120.0;
-    p.style = jigsaw::synth::Style::Photo;
-    let dir = scratch();
-    let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
-    let report = assemble(&run.set);
-    let s = score(&report.assembly, &out.truth).expect("scores");
+    let (report, s) = photo_solved(Kind::Classic, 100, 30);
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert!(
         s.pieces_placed >= 99 && s.neighbour_accuracy >= 0.977,
@@ -339,13 +354,7 @@ fn pieces_damaged_by_white_print_still_join() {
 /// cluster is refined as a whole: 100 %.
 #[test]
 fn a_crack_between_two_paths_of_growth_closes_when_the_cluster_settles() {
-    let mut p = Params::new(Kind::Classic, 100, 39);
-    p.px_per_piece = 120.0;
-    p.style = jigsaw::synth::Style::Photo;
-    let dir = scratch();
-    let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
-    let report = assemble(&run.set);
-    let s = score(&report.assembly, &out.truth).expect("scores");
+    let (report, s) = photo_solved(Kind::Classic, 100, 39);
     assert!(
         report.seams_closed >= 4,
         "{} seams closed",
@@ -362,15 +371,7 @@ fn a_crack_between_two_paths_of_growth_closes_when_the_cluster_settles() {
 /// kept (`assembly::fill_what_is_left`): one cluster, 100 %.
 #[test]
 fn a_notch_between_two_paths_of_growth_is_filled_once_the_cluster_settles() {
-    let mut p = Params::new(Kind::Irregular, 100, 14);
-    p.px_per_piece = 120.0;
-    p.style = jigsaw::synth::Style::Photo;
-    let mut options = PipelineOptions::default();
-    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
-    let dir = scratch();
-    let (out, run) = rendered_and_traced(&p, &options, dir.path());
-    let report = assemble(&run.set);
-    let s = score(&report.assembly, &out.truth).expect("scores");
+    let (report, s) = photo_solved(Kind::Irregular, 100, 14);
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
 }
@@ -508,15 +509,7 @@ fn irregular_100_photos_end_to_end() {
 /// was settled as a whole in session 17: 100 %).
 #[test]
 fn a_pair_in_the_wrong_hole_gives_way_to_the_cluster_that_fits_it() {
-    let mut p = Params::new(Kind::Irregular, 100, 11);
-    p.px_per_piece = 120.0;
-    p.style = jigsaw::synth::Style::Photo;
-    let mut options = PipelineOptions::default();
-    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
-    let dir = scratch();
-    let (out, run) = rendered_and_traced(&p, &options, dir.path());
-    let report = assemble(&run.set);
-    let s = score(&report.assembly, &out.truth).expect("scores");
+    let (report, s) = photo_solved(Kind::Irregular, 100, 11);
     assert!(report.parts_moved >= 1, "nothing re-examined");
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert!(
