@@ -170,8 +170,6 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
 }
 
-/// Feature candidates and the mating table of `shapes`, matched afresh (after their outlines
-/// changed), weighed by `colours`.
 /// The holes step and the re-examination of single holds (see [`holes`], [`reexamine`]) on
 /// the grown clusters as they are, and, while that leaves something out, once more on the
 /// clusters settled first (see [`settle`]): a hole between two paths of growth is out of
@@ -192,10 +190,7 @@ fn fill_what_is_left(
     };
     let moved = fill(growth);
     let largest = |g: &grow::Growth| {
-        holes::largest_cluster(g).map(|c| {
-            let size = g.placed.iter().flatten().filter(|p| p.cluster == c).count();
-            (c, size)
-        })
+        holes::largest_cluster(g).map(|c| (c, holes::cluster_sizes(g)[c as usize]))
     };
     let Some((cluster, size)) = largest(growth) else {
         return moved;
@@ -213,6 +208,8 @@ fn fill_what_is_left(
     moved
 }
 
+/// Feature candidates and the mating table of `shapes`, matched afresh (after their outlines
+/// changed), weighed by `colours`.
 fn matched(
     shapes: &shapes::Shapes,
     colours: edge_colour::SeamColours,

@@ -42,12 +42,25 @@ pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> us
         g.mate_of[a] = Some((b, delta));
         g.mate_of[b] = Some((a, delta));
     }
-    for cluster in 0..g.clusters {
-        let mut members: Vec<usize> = (0..shapes.pieces.len())
-            .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
-            .collect();
-        members.sort_by_key(|&i| g.placed[i].as_ref().map(|p| p.sequence));
-        relax_until_still(shapes, g, &members);
+    // Each cluster's pieces in the order they were placed: the first is its seed.
+    let mut by_cluster: Vec<Vec<usize>> = vec![Vec::new(); g.clusters as usize];
+    let mut placed: Vec<(u32, usize)> = g
+        .placed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.as_ref().map(|p| (p.sequence, i)))
+        .collect();
+    placed.sort_unstable();
+    for (_, i) in placed {
+        if let Some(members) = g.placed[i]
+            .as_ref()
+            .and_then(|p| by_cluster.get_mut(p.cluster as usize))
+        {
+            members.push(i);
+        }
+    }
+    for members in &by_cluster {
+        relax_until_still(shapes, g, members);
     }
     seams.len()
 }

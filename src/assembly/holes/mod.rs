@@ -122,13 +122,9 @@ fn hosts(g: &Growth) -> Vec<u32> {
     let Some(largest) = largest_cluster(g) else {
         return Vec::new();
     };
+    let sizes = cluster_sizes(g);
     let mut count: Vec<(usize, u32)> = (0..g.clusters)
-        .map(|c| {
-            (
-                g.placed.iter().flatten().filter(|p| p.cluster == c).count(),
-                c,
-            )
-        })
+        .map(|c| (sizes[c as usize], c))
         .filter(|&(n, c)| c == largest || n >= MIN_HOST)
         .collect();
     count.sort_by_key(|&(n, c)| (std::cmp::Reverse(n), c != largest, c));
@@ -426,17 +422,24 @@ pub(super) fn anything_left_out(shapes: &Shapes, g: &Growth, largest: u32) -> bo
     })
 }
 
+/// The cluster of most pieces, if it has 3 or more.
 pub(super) fn largest_cluster(g: &Growth) -> Option<u32> {
+    let count = cluster_sizes(g);
+    (0..count.len())
+        .max_by_key(|&c| count[c])
+        .filter(|&c| count[c] >= 3)
+        .map(|c| c as u32)
+}
+
+/// The number of pieces in each cluster, by cluster number.
+pub(super) fn cluster_sizes(g: &Growth) -> Vec<usize> {
     let mut count: Vec<usize> = vec![0; g.clusters.max(1) as usize + 1];
     for p in g.placed.iter().flatten() {
         if let Some(c) = count.get_mut(p.cluster as usize) {
             *c += 1;
         }
     }
-    (0..count.len())
-        .max_by_key(|&c| count[c])
-        .filter(|&c| count[c] >= 3)
-        .map(|c| c as u32)
+    count
 }
 
 #[cfg(test)]
