@@ -339,6 +339,19 @@ const NEIGHBOURS: [(i64, i64); 8] = [
 mod tests {
     use super::*;
 
+    /// A `w` × `h` Lab image, every pixel from `colour(x, y)`.
+    fn lab_image(w: u32, h: u32, colour: impl Fn(u32, u32) -> [f32; 3]) -> LabImage {
+        LabImage {
+            width: w,
+            height: h,
+            step: 1,
+            pixels: (0..h)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .map(|(x, y)| colour(x, y))
+                .collect(),
+        }
+    }
+
     #[test]
     fn growth_does_not_creep_into_a_piece_through_mixed_blocks() {
         // Blue cloth with three blocks in a row stepping towards a blue piece 13 ΔE away
@@ -350,21 +363,10 @@ mod tests {
             [32.0, 17.0, -44.0],
             [33.0, 19.0, -46.0],
         ];
-        let (w, h) = (80u32, 50u32);
-        let pixels = (0..h)
-            .flat_map(|y| {
-                (0..w).map(move |x| match (x / 10, y / 10) {
-                    (c @ 3..=5, 2) => steps[c as usize - 3],
-                    _ => cloth,
-                })
-            })
-            .collect();
-        let lab = LabImage {
-            width: w,
-            height: h,
-            step: 1,
-            pixels,
-        };
+        let lab = lab_image(80, 50, |x, y| match (x / 10, y / 10) {
+            (c @ 3..=5, 2) => steps[c as usize - 3],
+            _ => cloth,
+        });
         let off_cloth = |growth, x| {
             let f = BackgroundField::grow(&lab, 10, cloth, 6.0, growth);
             crate::vision::segment::colour::distance(f.at(x, 25), cloth, 1.0)
@@ -383,24 +385,13 @@ mod tests {
     #[test]
     fn growth_follows_a_vignette_but_stops_at_a_piece() {
         // Lightness falls from 90 to 30 across the image; a bright square "piece" in the middle.
-        let (w, h) = (120u32, 60u32);
-        let pixels = (0..h)
-            .flat_map(|y| {
-                (0..w).map(move |x| {
-                    if (50..80).contains(&x) && (15..45).contains(&y) {
-                        [95.0, 20.0, 20.0]
-                    } else {
-                        [90.0 - x as f32 / 2.0, 0.0, 0.0]
-                    }
-                })
-            })
-            .collect();
-        let lab = LabImage {
-            width: w,
-            height: h,
-            step: 1,
-            pixels,
-        };
+        let lab = lab_image(120, 60, |x, y| {
+            if (50..80).contains(&x) && (15..45).contains(&y) {
+                [95.0, 20.0, 20.0]
+            } else {
+                [90.0 - x as f32 / 2.0, 0.0, 0.0]
+            }
+        });
         for growth in [Growth::Stepwise, Growth::Consensus] {
             let f = BackgroundField::grow(&lab, 10, [90.0, 0.0, 0.0], 6.0, growth);
             // Inside the piece the field is the interpolated background, not the piece.
@@ -418,16 +409,8 @@ mod tests {
     #[test]
     fn field_fills_covered_blocks_and_interpolates() {
         // A horizontal lightness ramp; the middle third is "covered by a piece".
-        let (w, h) = (90u32, 30u32);
-        let pixels = (0..h)
-            .flat_map(|_| (0..w).map(|x| [40.0 + x as f32 / 3.0, 0.0, 0.0]))
-            .collect();
-        let lab = LabImage {
-            width: w,
-            height: h,
-            step: 1,
-            pixels,
-        };
+        let w = 90;
+        let lab = lab_image(w, 30, |x, _| [40.0 + x as f32 / 3.0, 0.0, 0.0]);
         let f = BackgroundField::estimate(&lab, 10, [0.0; 3], |i| {
             let x = i % w as usize;
             !(30..60).contains(&x)
