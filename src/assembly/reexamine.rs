@@ -7,12 +7,13 @@
 //!
 //! Every part of the largest cluster held to the rest by one neighbour only is therefore taken
 //! off in turn, and the holes step run again without it: each part beside an empty region
-//! (which something left out might fill once the part is gone) or lying mostly outside the
-//! hull of the rest, and only while something is left out. The change is kept when the cluster
-//! ends up with more pieces, or, for a part that stuck out of the puzzle, with as many and the
-//! part placed elsewhere: a piece outside the puzzle's edge is wrong wherever else it fits.
-//! Otherwise the trial is dropped, so a true part taken off and put back where it was changes
-//! nothing.
+//! (which something left out might fill once the part is gone), while something is left out,
+//! and each part lying mostly outside the hull of the rest, even when nothing is: a corner
+//! piece of irregular 100 photos seed 15 hung outside the top right corner on one knob, its
+//! own corner empty, with every piece placed. The change is kept when the cluster ends up with
+//! more pieces, or, for a part that stuck out of the puzzle, with as many and the part placed
+//! elsewhere: a piece outside the puzzle's edge is wrong wherever else it fits. Otherwise the
+//! trial is dropped, so a true part taken off and put back where it was changes nothing.
 
 use super::edge_colour::SeamColours;
 use super::geometry::{convex_depth, convex_hull, P2};
@@ -56,15 +57,18 @@ pub(super) fn reexamine_single_holds(
         let Some(cluster) = largest_cluster(g) else {
             break;
         };
-        // With nothing left out, a part taken off could only come back.
-        if !anything_left_out(shapes, g, cluster) {
-            break;
-        }
+        // With nothing left out, a part taken off could only come back, or, if it stuck out
+        // of the puzzle, go to an empty place of its own shape (classic 100 photos seed 55).
+        let left_out = anything_left_out(shapes, g, cluster);
         let before = members(g, cluster);
         // Only a part beside an empty region, or one sticking out of the puzzle, can give way
         // to something that fits better: the place any other part leaves has its own shape.
         let parts = singly_held_parts(shapes, g, cluster);
-        let beside = beside_empty_regions(shapes, g, cluster, &parts);
+        let beside = if left_out {
+            beside_empty_regions(shapes, g, cluster, &parts)
+        } else {
+            vec![false; parts.len()]
+        };
         let parts: Vec<(Vec<usize>, bool)> = parts
             .into_iter()
             .zip(beside)
