@@ -58,7 +58,7 @@ pub(super) fn reexamine_single_holds(
             break;
         };
         // With nothing left out, a part taken off could only come back, or, if it stuck out
-        // of the puzzle, go to an empty place of its own shape (classic 100 photos seed 55).
+        // of the puzzle, go to an empty place of its own shape (irregular 100 photos seed 15).
         let left_out = anything_left_out(shapes, g, cluster);
         let before = members(g, cluster);
         // Only a part beside an empty region, or one sticking out of the puzzle, can give way

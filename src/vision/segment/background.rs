@@ -125,12 +125,7 @@ impl BackgroundField {
                 continue;
             }
             accepted[index] = Some(value);
-            for (dr, dc) in NEIGHBOURS {
-                let (rr, cc) = (r + dr, c + dc);
-                if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
-                    continue;
-                }
-                let j = (rr * cols as i64 + cc) as usize;
+            for j in neighbours(cols, rows, (r, c)) {
                 let cost = super::colour::distance(modes[j], value, 1.0);
                 if accepted[j].is_none() && cost <= tolerance {
                     heap.push(Candidate { cost, index: j });
@@ -247,15 +242,8 @@ fn fits_accepted_neighbours(
     value: [f32; 3],
     tolerance: f32,
 ) -> bool {
-    let around: Vec<[f32; 3]> = NEIGHBOURS
-        .iter()
-        .filter_map(|&(dr, dc)| {
-            let (rr, cc) = (r + dr, c + dc);
-            if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
-                return None;
-            }
-            accepted[(rr * cols as i64 + cc) as usize]
-        })
+    let around: Vec<[f32; 3]> = neighbours(cols, rows, (r, c))
+        .filter_map(|j| accepted[j])
         .collect();
     around.is_empty() || super::colour::distance(value, channel_medians(around), 1.0) <= tolerance
 }
@@ -303,12 +291,8 @@ fn fill_gaps(mut cells: Vec<Option<[f32; 3]>>, cols: u32, rows: u32) -> Vec<[f32
                 }
                 let mut sum = [0f32; 3];
                 let mut n = 0;
-                for (dr, dc) in NEIGHBOURS {
-                    let (rr, cc) = (r + dr, c + dc);
-                    if rr < 0 || cc < 0 || rr >= rows as i64 || cc >= cols as i64 {
-                        continue;
-                    }
-                    if let Some(v) = prev[(rr * cols as i64 + cc) as usize] {
+                for j in neighbours(cols, rows, (r, c)) {
+                    if let Some(v) = prev[j] {
                         for k in 0..3 {
                             sum[k] += v[k];
                         }
@@ -322,6 +306,16 @@ fn fill_gaps(mut cells: Vec<Option<[f32; 3]>>, cols: u32, rows: u32) -> Vec<[f32
         }
     }
     cells.into_iter().flatten().collect()
+}
+
+/// The indices of the blocks around block (`r`, `c`) of a `cols` × `rows` grid, in
+/// [`NEIGHBOURS`] order.
+fn neighbours(cols: u32, rows: u32, (r, c): (i64, i64)) -> impl Iterator<Item = usize> {
+    NEIGHBOURS.iter().filter_map(move |&(dr, dc)| {
+        let (rr, cc) = (r + dr, c + dc);
+        (rr >= 0 && cc >= 0 && rr < rows as i64 && cc < cols as i64)
+            .then(|| (rr * cols as i64 + cc) as usize)
+    })
 }
 
 const NEIGHBOURS: [(i64, i64); 8] = [

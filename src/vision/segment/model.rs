@@ -144,8 +144,8 @@ fn sampled_distances(lab: &LabImage, field: &BackgroundField, wl: f32) -> Vec<f3
 }
 
 /// Distance of every source pixel from the background model, plain (from `field`) and with
-/// shadows forgiven (from `shade_field`, see [`model_background`]), row-parallel, converting to Lab on the fly (a full-size Lab copy of a 12 MP photo would be
-/// 144 MB). With the `chromaticity` of an overexposed background's unclipped part, a shadow
+/// shadows forgiven (from `shade_field`, see [`model_background`]), row-parallel, converting
+/// to Lab on the fly (a full-size Lab copy of a 12 MP photo would be 144 MB). With the `chromaticity` of an overexposed background's unclipped part, a shadow
 /// may follow either the field's own shade ray or the one with that chromaticity (see
 /// [`clipping`]).
 fn full_distances(
