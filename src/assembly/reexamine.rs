@@ -14,6 +14,9 @@
 //! more pieces, or, for a part that stuck out of the puzzle, with as many and the part placed
 //! elsewhere: a piece outside the puzzle's edge is wrong wherever else it fits. Otherwise the
 //! trial is dropped, so a true part taken off and put back where it was changes nothing.
+//! When no part can be moved alone, the parts sticking out are taken off at once, each with
+//! the piece it hangs on (see [`swapped_parts`]): two pairs that swapped places each block
+//! the other's way back.
 
 use super::edge_colour::SeamColours;
 use super::geometry::{convex_depth, convex_hull, P2};
@@ -63,21 +66,22 @@ pub(super) fn reexamine_single_holds(
         let before = members(g, cluster);
         // Only a part beside an empty region, or one sticking out of the puzzle, can give way
         // to something that fits better: the place any other part leaves has its own shape.
-        let parts = singly_held_parts(shapes, g, cluster);
+        let held = singly_held_parts(shapes, g, cluster);
         let beside = if left_out {
+            let parts: Vec<Vec<usize>> = held.iter().map(|h| h.part.clone()).collect();
             beside_empty_regions(shapes, g, cluster, &parts)
         } else {
-            vec![false; parts.len()]
+            vec![false; held.len()]
         };
-        let parts: Vec<(Vec<usize>, bool)> = parts
+        let parts: Vec<(Held, bool)> = held
             .into_iter()
             .zip(beside)
-            .map(|(p, beside)| {
-                let outside = outside_the_rest(shapes, g, cluster, &p);
-                (p, beside, outside)
+            .map(|(h, beside)| {
+                let outside = outside_the_rest(shapes, g, cluster, &h.part);
+                (h, beside, outside)
             })
             .filter(|&(_, beside, outside)| beside || outside)
-            .map(|(p, _, outside)| (p, outside))
+            .map(|(h, _, outside)| (h, outside))
             .take(MAX_TRIALS)
             .collect();
         if parts.is_empty() {
@@ -85,17 +89,22 @@ pub(super) fn reexamine_single_holds(
         }
         let trials: Vec<Option<Growth>> = parts
             .par_iter()
-            .map(|(part, outside)| {
+            .map(|(held, outside)| {
                 let mut trial = g.clone();
-                take_off(shapes, &mut trial, part);
+                take_off(shapes, &mut trial, &held.part);
                 fill_holes(shapes, colours, &mut trial, fits);
-                better(shapes, g, &trial, &before, part, *outside).then_some(trial)
+                better(shapes, g, &trial, &before, &held.part, *outside).then_some(trial)
             })
             .collect();
         // The first change that places more is kept, and every part tried again: the change
         // may have moved what lies around them (the hull, a neighbour). That costs little,
         // most fits are remembered (see `FitCache`).
-        match trials.into_iter().flatten().next() {
+        let kept_trial = trials
+            .into_iter()
+            .flatten()
+            .next()
+            .or_else(|| swapped_parts(shapes, colours, g, fits, &parts, &before));
+        match kept_trial {
             Some(trial) => {
                 *g = trial;
                 kept += 1;
@@ -104,6 +113,61 @@ pub(super) fn reexamine_single_holds(
         }
     }
     kept
+}
+
+/// The joint trial when no part sticking out could be moved alone: every such part is taken
+/// off together with the piece it hangs on, each as a cluster of its own, and the holes
+/// refilled. Two pairs of border pieces can swap places, each seated by one piece in the
+/// other's notch with its partner hanging outside the frame (classic 100 photos seed 55):
+/// taken off alone, a part comes back to the partner that holds it by a true seam, and the
+/// place it belongs to is taken by the other pair. Kept under the rule for a part that stuck
+/// out (see [`better`]): as many pieces placed, every piece taken off placed elsewhere.
+fn swapped_parts(
+    shapes: &Shapes,
+    colours: &SeamColours,
+    g: &Growth,
+    fits: &FitCache,
+    parts: &[(Held, bool)],
+    before: &[usize],
+) -> Option<Growth> {
+    let groups = joint_groups(parts);
+    if groups.is_empty() {
+        return None;
+    }
+    let mut trial = g.clone();
+    for group in &groups {
+        take_off(shapes, &mut trial, group);
+    }
+    fill_holes(shapes, colours, &mut trial, fits);
+    let all: Vec<usize> = groups.concat();
+    better(shapes, g, &trial, before, &all, true).then_some(trial)
+}
+
+/// The groups [`swapped_parts`] takes off: each part sticking out with the piece it hangs
+/// on, at most [`MAX_PART`] pieces; groups sharing a piece are one (a part hanging on another
+/// part's holder).
+fn joint_groups(parts: &[(Held, bool)]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (held, _) in parts.iter().filter(|(_, outside)| *outside) {
+        let mut group = held.part.clone();
+        group.push(held.holder);
+        if group.len() > MAX_PART {
+            continue;
+        }
+        group.sort_unstable();
+        match groups
+            .iter_mut()
+            .find(|o| group.iter().any(|i| o.contains(i)))
+        {
+            Some(other) => {
+                other.extend(group);
+                other.sort_unstable();
+                other.dedup();
+            }
+            None => groups.push(group),
+        }
+    }
+    groups
 }
 
 /// Whether most of `part`'s outline lies outside the convex hull of the rest of `cluster`: a
@@ -200,10 +264,19 @@ fn take_off(shapes: &Shapes, g: &mut Growth, part: &[usize]) {
     }
 }
 
+/// A part of a cluster held to the rest through one neighbour only.
+#[derive(Clone, Debug, PartialEq)]
+struct Held {
+    /// Its pieces, sorted.
+    part: Vec<usize>,
+    /// The neighbour it hangs on.
+    holder: usize,
+}
+
 /// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
 /// neighbour only (a bridge of its graph of mated neighbours), the latest placed first.
 /// Pieces the holes step placed have no recorded mate: they are in no part.
-fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Vec<usize>> {
+fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
     let in_cluster = |i: usize| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster);
     let neighbours: Vec<Vec<usize>> = (0..g.placed.len())
         .map(|i| {
@@ -221,23 +294,24 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Vec<usize
             n
         })
         .collect();
-    let mut parts: Vec<Vec<usize>> = Vec::new();
+    let mut parts: Vec<Held> = Vec::new();
     for (u, nu) in neighbours.iter().enumerate() {
         for &v in nu {
             if let Some(part) = side_of_bridge(&neighbours, u, v) {
-                if !parts.contains(&part) {
-                    parts.push(part);
+                if !parts.iter().any(|h| h.part == part) {
+                    parts.push(Held { part, holder: v });
                 }
             }
         }
     }
-    let latest = |part: &Vec<usize>| {
-        part.iter()
+    let latest = |h: &Held| {
+        h.part
+            .iter()
             .filter_map(|&i| g.placed[i].as_ref().map(|p| p.sequence))
             .min()
             .unwrap_or(0)
     };
-    parts.sort_by_key(|p| std::cmp::Reverse(latest(p)));
+    parts.sort_by_key(|h| std::cmp::Reverse(latest(h)));
     parts
 }
 
@@ -333,11 +407,37 @@ mod tests {
     }
 
     #[test]
+    fn parts_sticking_out_are_taken_off_with_their_holders() {
+        let held = |part: &[usize], holder| Held {
+            part: part.to_vec(),
+            holder,
+        };
+        let parts = [
+            (held(&[31], 100), true),
+            (held(&[36], 64), true),
+            // Not sticking out: stays.
+            (held(&[7], 8), false),
+            // Hangs on 31, which hangs on 100: one group.
+            (held(&[5], 31), true),
+            // With its holder over the limit.
+            (held(&[1, 2, 3, 4], 9), true),
+        ];
+        assert_eq!(joint_groups(&parts), vec![vec![5, 31, 100], vec![36, 64]]);
+    }
+
+    #[test]
     fn the_latest_part_comes_first() {
         // 0–1–2–3 in a chain: 3 hangs on 2, {2, 3} on 1, {0} on 1.
         let (shapes, g) = chain(4);
-        let parts = singly_held_parts(&shapes, &g, 0);
-        assert_eq!(parts[0], vec![3]);
+        let held = singly_held_parts(&shapes, &g, 0);
+        assert_eq!(
+            held[0],
+            Held {
+                part: vec![3],
+                holder: 2
+            }
+        );
+        let parts: Vec<Vec<usize>> = held.into_iter().map(|h| h.part).collect();
         assert!(parts.contains(&vec![2, 3]) && parts.contains(&vec![0]));
         assert!(parts.contains(&vec![0, 1]), "a chain is bridges all along");
     }
