@@ -80,7 +80,9 @@ pub(super) fn reexamine_single_holds(
                 let outside = outside_the_rest(shapes, g, cluster, &h.part);
                 (h, beside, outside)
             })
-            .filter(|&(_, beside, outside)| beside || outside)
+            // A piece the holes step placed (no holder) is tried only if it sticks out: it
+            // already fitted its region, and an empty region beside it is no news.
+            .filter(|(h, beside, outside)| (*beside && h.holder.is_some()) || *outside)
             .map(|(h, _, outside)| (h, outside))
             .take(MAX_TRIALS)
             .collect();
@@ -150,7 +152,7 @@ fn joint_groups(parts: &[(Held, bool)]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (held, _) in parts.iter().filter(|(_, outside)| *outside) {
         let mut group = held.part.clone();
-        group.push(held.holder);
+        group.extend(held.holder);
         if group.len() > MAX_PART {
             continue;
         }
@@ -172,7 +174,9 @@ fn joint_groups(parts: &[(Held, bool)]) -> Vec<Vec<usize>> {
 
 /// Whether most of `part`'s outline lies outside the convex hull of the rest of `cluster`: a
 /// piece hanging on one knob outside the puzzle's edge. A true corner piece has half its area
-/// inside the hull of its neighbours at least.
+/// inside the hull of its neighbours at least. The rest is the pieces held by seams: one the
+/// holes step fitted beside a hanging piece, hanging itself, would make it look inside
+/// (irregular 100 photos seed 24).
 fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -> bool {
     let placed_outline = |i: usize| -> Vec<P2> {
         g.placed[i].as_ref().map_or_else(Vec::new, |p| {
@@ -183,9 +187,16 @@ fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -
                 .collect()
         })
     };
+    let mated = |i: usize| {
+        shapes.pieces[i]
+            .chainlets
+            .iter()
+            .any(|&c| g.mate_of[c].is_some())
+    };
     let rest: Vec<P2> = (0..shapes.pieces.len())
         .filter(|i| !part.contains(i))
         .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
+        .filter(|&i| mated(i))
         .flat_map(|i| placed_outline(i).into_iter().step_by(4))
         .collect();
     let hull = convex_hull(&rest);
@@ -269,13 +280,15 @@ fn take_off(shapes: &Shapes, g: &mut Growth, part: &[usize]) {
 struct Held {
     /// Its pieces, sorted.
     part: Vec<usize>,
-    /// The neighbour it hangs on.
-    holder: usize,
+    /// The neighbour it hangs on; none for a piece the holes step placed, held by its fit
+    /// alone.
+    holder: Option<usize>,
 }
 
 /// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
 /// neighbour only (a bridge of its graph of mated neighbours), the latest placed first.
-/// Pieces the holes step placed have no recorded mate: they are in no part.
+/// Pieces the holes step placed have no recorded mate: each is a part of its own, held by its
+/// fit alone.
 fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
     let in_cluster = |i: usize| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster);
     let neighbours: Vec<Vec<usize>> = (0..g.placed.len())
@@ -299,9 +312,21 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
         for &v in nu {
             if let Some(part) = side_of_bridge(&neighbours, u, v) {
                 if !parts.iter().any(|h| h.part == part) {
-                    parts.push(Held { part, holder: v });
+                    parts.push(Held {
+                        part,
+                        holder: Some(v),
+                    });
                 }
             }
+        }
+    }
+    // Pieces the holes step placed have no recorded mate: each is a part of its own.
+    for (i, n) in neighbours.iter().enumerate() {
+        if n.is_empty() && in_cluster(i) {
+            parts.push(Held {
+                part: vec![i],
+                holder: None,
+            });
         }
     }
     let latest = |h: &Held| {
@@ -410,7 +435,7 @@ mod tests {
     fn parts_sticking_out_are_taken_off_with_their_holders() {
         let held = |part: &[usize], holder| Held {
             part: part.to_vec(),
-            holder,
+            holder: Some(holder),
         };
         let parts = [
             (held(&[31], 100), true),
@@ -434,7 +459,7 @@ mod tests {
             held[0],
             Held {
                 part: vec![3],
-                holder: 2
+                holder: Some(2)
             }
         );
         let parts: Vec<Vec<usize>> = held.into_iter().map(|h| h.part).collect();

@@ -940,3 +940,17 @@ fn two_pairs_of_border_pieces_swapped_go_back_to_their_own_notches() {
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
 }
+
+/// Irregular 100 photos seed 24: a corner piece hung on one knob below the bottom right
+/// corner, its own corner at the top right empty, and beside it a piece the holes step had
+/// fitted there, whose own hole was empty too (94.6 %). The piece beside it made the hung
+/// piece look inside the puzzle; the puzzle's outline is now taken from the pieces held by
+/// seams only, and a piece the holes step placed sticking out is taken off too: both go home,
+/// and the piece left out takes the last notch, 100 %.
+#[test]
+fn pieces_hanging_outside_together_are_each_taken_off() {
+    let (report, s) = photo_solved(Kind::Irregular, 100, 24);
+    assert!(report.parts_moved >= 2, "{}", s.summary());
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+}
