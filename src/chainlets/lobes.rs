@@ -22,6 +22,10 @@ const LOBE_RATIO: f64 = 3.2;
 /// round short sides into their corners: 63.5 % against 75.2 % on seeds 1–10.
 const MIN_ARC: f64 = 0.15;
 const MAX_ARC: f64 = 0.8;
+/// How far the sides of a wedge may lie off their lines, over their length and in pixels
+/// (the rounding of a traced tip and the outline's noise); see [`is_wedge`].
+const WEDGE_STRAIGHTNESS: f64 = 0.06;
+const WEDGE_NOISE_PX: f64 = 2.0;
 /// The shoulders where the side turns into the neck lie just outside the narrowest pair: the
 /// mark reaches this fraction of the size beyond it.
 const SHOULDER: f64 = 0.06;
@@ -36,6 +40,8 @@ pub fn lobe_samples(outline: &Outline) -> Vec<bool> {
         return lobe;
     }
     let margin = (SHOULDER * size).round() as isize;
+    // Per sample, whether a stretch marking it is round (not a wedge).
+    let mut round_stretch = vec![false; n];
     for i in 0..n {
         let a = outline.points[i];
         let Some(k) = (k0..=k1).rev().find(|&k| {
@@ -45,11 +51,75 @@ pub fn lobe_samples(outline: &Outline) -> Vec<bool> {
         }) else {
             continue;
         };
+        let round = !is_wedge(outline, i, k);
         for t in -margin..=(k as isize + margin) {
-            lobe[(i as isize + t).rem_euclid(n as isize) as usize] = true;
+            let s = (i as isize + t).rem_euclid(n as isize) as usize;
+            lobe[s] = true;
+            round_stretch[s] |= round;
         }
     }
+    unmark_spikes(&mut lobe, &round_stretch);
     lobe
+}
+
+/// Clears every run of lobe samples all of whose stretches are wedges: a spike, not a knob
+/// or a hole (see [`is_wedge`]). A run is judged whole, so a knob keeps its shoulders.
+fn unmark_spikes(lobe: &mut [bool], round: &[bool]) {
+    let n = lobe.len();
+    let Some(start) = (0..n).find(|&i| !lobe[i]) else {
+        return;
+    };
+    let mut i = 0;
+    while i < n {
+        let s = (start + i) % n;
+        if !lobe[s] {
+            i += 1;
+            continue;
+        }
+        let run: Vec<usize> = (i..n)
+            .map(|j| (start + j) % n)
+            .take_while(|&t| lobe[t])
+            .collect();
+        i += run.len();
+        if !run.iter().any(|&t| round[t]) {
+            for t in run {
+                lobe[t] = false;
+            }
+        }
+    }
+}
+
+/// Whether the arc of `k` samples from sample `i` is a wedge: split at its farthest point
+/// from its chord's middle, each side lies along a straight line from its end to that point,
+/// within [`WEDGE_STRAIGHTNESS`] of its length and [`WEDGE_NOISE_PX`]. A sharp corner is such
+/// a wedge; a knob's head and a hole's inside are round, far off any such line (irregular 20
+/// photos seed 59: a spike of 30° between two pieces was read as a lobe, and the junction at
+/// its tip lost).
+fn is_wedge(outline: &Outline, i: usize, k: usize) -> bool {
+    let arc: Vec<[f64; 2]> = (0..=k as isize).map(|t| outline.at(i, t)).collect();
+    let (a, b) = (arc[0], arc[arc.len() - 1]);
+    let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    let from_m = |p: &[f64; 2]| (p[0] - m[0]).hypot(p[1] - m[1]);
+    let Some((tip, _)) = arc
+        .iter()
+        .enumerate()
+        .max_by(|(_, p), (_, q)| from_m(p).total_cmp(&from_m(q)))
+    else {
+        return false;
+    };
+    straight(&arc[..=tip]) && straight(&arc[tip..])
+}
+
+/// Whether `points` lie along the line from the first to the last (see [`is_wedge`]).
+fn straight(points: &[[f64; 2]]) -> bool {
+    let (p, q) = (points[0], points[points.len() - 1]);
+    let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+    let len = dx.hypot(dy);
+    if len < 1.0 {
+        return true;
+    }
+    let off = |r: &[f64; 2]| ((r[0] - p[0]) * dy - (r[1] - p[1]) * dx).abs() / len;
+    points.iter().map(off).fold(0.0, f64::max) <= WEDGE_STRAIGHTNESS * len + WEDGE_NOISE_PX
 }
 
 /// Per chain index (as [`Outline::chain_index`] maps samples), whether it lies on a lobe.
@@ -98,6 +168,26 @@ mod tests {
             assert!(!lobe[near(x, y)], "corner ({x}, {y})");
         }
         assert!(!lobe[near(60.0, 89.0)], "the plain bottom side");
+    }
+
+    #[test]
+    fn a_spike_of_30_degrees_is_a_corner_not_a_lobe() {
+        // An isosceles triangle with its 30° apex at (140, 20) and its base on y = 220: around
+        // the apex the arc is 1 / sin(15°) = 3.9 times the chord, over the lobe ratio, but
+        // the arc never reaches beyond its chord's ends as a knob's head does.
+        let half = 15f64.to_radians().tan();
+        let mask = image::GrayImage::from_fn(280, 250, |x, y| {
+            let (x, y) = (x as f64 - 140.0, y as f64 - 20.0);
+            let inside = (0.0..=200.0).contains(&y) && x.abs() <= y * half;
+            image::Luma([if inside { 255 } else { 0 }])
+        });
+        let outline = Outline::new(&crate::vision::trace_mask(&mask).unwrap());
+        let lobe = lobe_samples(&outline);
+        for (s, p) in outline.points.iter().enumerate() {
+            if (p[0] - 140.0).hypot(p[1] - 20.0) < 40.0 {
+                assert!(!lobe[s], "sample at {p:?}");
+            }
+        }
     }
 
     #[test]
