@@ -9,6 +9,7 @@
 //! in general), around a knob or a hole it is three to five times the neck.
 
 use super::outline::Outline;
+use super::runs::circular_runs;
 
 /// Arc over chord at and above which a stretch of outline is a lobe. Measured end to end on
 /// generated irregular 20-piece scans (seeds 1–20): 3.2 with [`MAX_ARC`] 0.8 gave a mean
@@ -66,25 +67,10 @@ pub fn lobe_samples(outline: &Outline) -> Vec<bool> {
 /// or a hole (see [`is_wedge`]). A run is judged whole, so a knob keeps its shoulders.
 fn unmark_spikes(lobe: &mut [bool], round: &[bool]) {
     let n = lobe.len();
-    let Some(start) = (0..n).find(|&i| !lobe[i]) else {
-        return;
-    };
-    let mut i = 0;
-    while i < n {
-        let s = (start + i) % n;
-        if !lobe[s] {
-            i += 1;
-            continue;
-        }
-        let run: Vec<usize> = (i..n)
-            .map(|j| (start + j) % n)
-            .take_while(|&t| lobe[t])
-            .collect();
-        i += run.len();
-        if !run.iter().any(|&t| round[t]) {
-            for t in run {
-                lobe[t] = false;
-            }
+    for (first, len) in circular_runs(lobe) {
+        let run = (first..first + len).map(|t| t % n);
+        if !run.clone().any(|t| round[t]) {
+            run.for_each(|t| lobe[t] = false);
         }
     }
 }

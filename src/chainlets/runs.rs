@@ -37,6 +37,28 @@ struct Run {
     d: [f64; 2],
 }
 
+/// The maximal runs of `true` in the closed sequence `flags`, as (first index, length), walked
+/// from a `false` so that none wraps; none when every flag is `true`.
+pub(super) fn circular_runs(flags: &[bool]) -> Vec<(usize, usize)> {
+    let n = flags.len();
+    let Some(start) = (0..n).find(|&i| !flags[i]) else {
+        return Vec::new();
+    };
+    let mut runs = Vec::new();
+    let mut k = 0;
+    while k < n {
+        let i = (start + k) % n;
+        if !flags[i] {
+            k += 1;
+            continue;
+        }
+        let len = (k..n).take_while(|&j| flags[(start + j) % n]).count();
+        runs.push((i, len));
+        k += len;
+    }
+    runs
+}
+
 /// Candidates where consecutive straight runs of the smoothed outline `pts` meet at a convex
 /// corner, in outline order.
 pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
@@ -61,22 +83,9 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
             (ss / window.len() as f64).sqrt() <= (MAX_RMS * size).max(0.5)
         })
         .collect();
-    let Some(start) = (0..n).find(|&i| !straight[i]) else {
-        return Vec::new();
-    };
-    // Maximal runs of straight window centres, walked from a bent sample so none wraps.
+    // Maximal runs of straight window centres.
     let mut runs = Vec::new();
-    let mut k = 0;
-    while k < n {
-        let i = (start + k) % n;
-        if !straight[i] {
-            k += 1;
-            continue;
-        }
-        let mut len = 0;
-        while k + len < n && straight[(start + k + len) % n] {
-            len += 1;
-        }
+    for (i, len) in circular_runs(&straight) {
         // The run covers its windows: from w before its first centre to w after its last.
         let span = len - 1 + 2 * w;
         if span as f64 >= MIN_RUN * size {
@@ -95,7 +104,6 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
                 d,
             });
         }
-        k += len;
     }
     let m = runs.len();
     let mut out = Vec::new();
@@ -147,6 +155,15 @@ pub fn run_corners(outline: &Outline, pts: &[[f64; 2]]) -> Vec<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_of_a_closed_sequence_do_not_wrap() {
+        let f = |s: &str| s.chars().map(|c| c == '#').collect::<Vec<bool>>();
+        // The run over the end continues at the start: one run of 3 from index 6.
+        assert_eq!(circular_runs(&f("#..##.##")), vec![(3, 2), (6, 3)]);
+        assert_eq!(circular_runs(&f("....")), vec![]);
+        assert_eq!(circular_runs(&f("####")), vec![]);
+    }
 
     /// A square whose top-left corner is rounded off with a 40 px radius: no sharp turn marks
     /// it, but its two sides run straight into it, so a candidate lies where they meet.
