@@ -9,10 +9,14 @@ use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
-    calibrate_edges, choose_by_print, photo_assembly, photo_options, photo_pieces_on_images,
-    photo_puzzle, scale_target, settle_by_print, straighten, MAX_EDGE_BIAS_PX,
+    calibrate_edges, choose_by_print, photo_assembly, photo_options, photo_pieces_on_images_at,
+    photo_puzzle, scale_target, settle_by_print, straighten, PhotoPieces, MAX_EDGE_BIAS_PX,
+    STRAIGHTNESS_RETRIES,
 };
-use crate::solvers::polygon::{parse_puzzle, puzzle_scale, render, solve, target_area};
+use crate::solvers::polygon::sides::SideParams;
+use crate::solvers::polygon::{
+    parse_puzzle, puzzle_scale, render, solve, target_area, Options, PolygonError, Puzzle, Report,
+};
 use crate::vision::{collect_inputs, load_image, trace_images, PipelineOptions};
 use anyhow::{anyhow, bail, Context};
 use std::path::Path;
@@ -38,26 +42,59 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         eprintln!("jigsaw: error: {e}");
     }
     let set = run.set;
-    // Blurred photos: the sides are found on the images' colour edges, not the masks alone.
-    let mut pieces = photo_pieces_on_images(&set, |p| load_image(Path::new(p), &opts.limits).ok())?;
     let (target, from_image) = read_target(target_path, &opts)?;
-    let (target, edge_offset) = if from_image {
-        (scale_target(&target, pieces.area), 0.0)
-    } else {
-        // A target of known size measures the segmentation's edge bias.
-        let offset = calibrate_edges(&mut pieces, target_area(&target), MAX_EDGE_BIAS_PX);
-        (target, offset)
+    // Blurred photos: the sides are found on the images' colour edges, not the masks alone.
+    // Where the search finds no solution, the sides are fitted again at other straightnesses.
+    let attempt = |straight_px: f64| -> anyhow::Result<Attempt> {
+        let load = |p: &str| load_image(Path::new(p), &opts.limits).ok();
+        let mut pieces = photo_pieces_on_images_at(&set, load, straight_px)?;
+        let (target, edge_offset) = if from_image {
+            (scale_target(&target, pieces.area), 0.0)
+        } else {
+            // A target of known size measures the segmentation's edge bias.
+            let offset = calibrate_edges(&mut pieces, target_area(&target), MAX_EDGE_BIAS_PX);
+            (target.clone(), offset)
+        };
+        let puzzle = photo_puzzle(&pieces, target);
+        let options = photo_options(&pieces, &puzzle);
+        let report = solve(&puzzle, &options);
+        Ok(Attempt {
+            straight_px,
+            pieces,
+            edge_offset,
+            puzzle,
+            options,
+            report,
+        })
     };
-    let puzzle = photo_puzzle(&pieces, target);
-    let options = photo_options(&pieces, &puzzle);
+    let first = attempt(SideParams::default().straight_px)?;
+    let mut chosen = None;
+    if !first.solved() {
+        for straight_px in STRAIGHTNESS_RETRIES {
+            let again = attempt(straight_px)?;
+            if again.solved() {
+                chosen = Some(again);
+                break;
+            }
+        }
+    }
+    let Attempt {
+        straight_px,
+        pieces,
+        edge_offset,
+        puzzle,
+        options,
+        report,
+    } = chosen.unwrap_or(first);
     if let Some(dir) = &front.output {
         if dir.exists() && !dir.is_dir() {
             bail!("{}: exists and is not a folder", dir.display());
         }
-        // The solver's input, written first so that a failure can be inspected.
+        // The solver's input, written before a failure is reported so that it can be
+        // inspected.
         write_json_atomic(&dir.join("puzzle.json"), &puzzle)?;
     }
-    let report = solve(&puzzle, &options).with_context(|| {
+    let report = report.with_context(|| {
         format!(
             "{}: the pieces cannot be matched to this target",
             target_path.display()
@@ -90,6 +127,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         "solved": solution.is_some(),
         "pieces": pieces.ids.len(),
         "noise_px": pieces.noise_px,
+        "straight_px": straight_px,
         "edge_offset_px": edge_offset,
         "pieces_area": pieces.area,
         "target_area": target_area(&puzzle.target),
@@ -112,6 +150,11 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             report.nodes,
             report.elapsed_ms
         ))?;
+        if straight_px != SideParams::default().straight_px {
+            emit(&format!(
+                "solved with the sides fitted again at {straight_px} px straightness"
+            ))?;
+        }
         if let (Some(dir), Some(_)) = (&front.output, solution) {
             emit(&format!(
                 "wrote {}/assembly.json, solution.png, polygon.svg",
@@ -125,6 +168,23 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The pieces straightened at one straightness, their puzzle and its search.
+struct Attempt {
+    /// Pixels (see [`SideParams::straight_px`]).
+    straight_px: f64,
+    pieces: PhotoPieces,
+    edge_offset: f64,
+    puzzle: Puzzle,
+    options: Options,
+    report: Result<Report, PolygonError>,
+}
+
+impl Attempt {
+    fn solved(&self) -> bool {
+        self.report.as_ref().is_ok_and(|r| !r.solutions.is_empty())
+    }
 }
 
 /// The target polygons and whether they came from an image (and so need scaling).
