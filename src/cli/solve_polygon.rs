@@ -78,14 +78,9 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let Attempt {
-        straight_px,
-        pieces,
-        edge_offset,
-        puzzle,
-        options,
-        report,
-    } = chosen.unwrap_or(first);
+    let tried = chosen.unwrap_or(first);
+    let (straight_px, edge_offset) = (tried.straight_px, tried.edge_offset);
+    let (pieces, puzzle, options) = (tried.pieces, tried.puzzle, tried.options);
     if let Some(dir) = &front.output {
         if dir.exists() && !dir.is_dir() {
             bail!("{}: exists and is not a folder", dir.display());
@@ -94,7 +89,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         // inspected.
         write_json_atomic(&dir.join("puzzle.json"), &puzzle)?;
     }
-    let report = report.with_context(|| {
+    let report = tried.report.with_context(|| {
         format!(
             "{}: the pieces cannot be matched to this target",
             target_path.display()
