@@ -68,17 +68,19 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         })
     };
     let first = attempt(SideParams::default().straight_px)?;
-    let mut chosen = None;
-    if !first.solved() {
-        for straight_px in STRAIGHTNESS_RETRIES {
-            let again = attempt(straight_px)?;
-            if again.solved() {
-                chosen = Some(again);
-                break;
-            }
-        }
-    }
-    let tried = chosen.unwrap_or(first);
+    // A retry whose pieces do not straighten at its bound is passed over: the first
+    // attempt's outcome is what is reported then.
+    let retried = || {
+        STRAIGHTNESS_RETRIES
+            .into_iter()
+            .filter_map(|straight_px| attempt(straight_px).ok())
+            .find(Attempt::solved)
+    };
+    let tried = if first.solved() {
+        first
+    } else {
+        retried().unwrap_or(first)
+    };
     let (straight_px, edge_offset) = (tried.straight_px, tried.edge_offset);
     let (pieces, puzzle, options) = (tried.pieces, tried.puzzle, tried.options);
     if let Some(dir) = &front.output {
