@@ -1,0 +1,148 @@
+//! Which parts hang on one neighbour, how they are taken off, and how hanging parts are
+//! grouped with their holders.
+
+use super::*;
+use crate::assembly::geometry::Pose;
+use crate::assembly::grow::Placed;
+use crate::assembly::shapes::{ChainletShape, PieceShape};
+
+/// A chain of `pieces` in cluster 0, piece `p` mated to `p + 1` (chainlet `2p + 1` with
+/// `2p + 2`).
+fn chain(pieces: usize) -> (Shapes, Growth) {
+    let mut shapes = Shapes {
+        median_size: 100.0,
+        ..Shapes::default()
+    };
+    let mut g = Growth {
+        placed: vec![None; pieces],
+        mate_of: vec![None; 2 * pieces],
+        clusters: 1,
+        ..Growth::default()
+    };
+    for p in 0..pieces {
+        shapes.pieces.push(PieceShape::bare(
+            p as u32 + 1,
+            String::new(),
+            vec![2 * p, 2 * p + 1],
+        ));
+        shapes.chainlets.push(ChainletShape::bare(p, 0, 0.0, false));
+        shapes.chainlets.push(ChainletShape::bare(p, 1, 0.0, false));
+        g.placed[p] = Some(Placed {
+            pose: Pose::identity(),
+            sequence: p as u32 + 1,
+            cluster: 0,
+            supports: 1,
+            merit: 1.0,
+            spans: 0,
+        });
+    }
+    for p in 0..pieces - 1 {
+        g.mate_of[2 * p + 1] = Some((2 * p + 2, 1.0));
+        g.mate_of[2 * p + 2] = Some((2 * p + 1, 1.0));
+    }
+    (shapes, g)
+}
+
+#[test]
+fn a_piece_taken_off_is_left_out_and_its_neighbour_unmated() {
+    let (shapes, mut g) = chain(4);
+    take_off(&shapes, &mut g, &[3]);
+    assert!(g.placed[3].is_none());
+    assert!(g.mate_of[6].is_none() && g.mate_of[5].is_none());
+    assert_eq!(g.mate_of[3], Some((4, 1.0)), "the other seams stay");
+    assert_eq!(g.clusters, 1);
+}
+
+#[test]
+fn a_part_taken_off_keeps_its_own_seams_as_a_cluster_of_its_own() {
+    let (shapes, mut g) = chain(5);
+    take_off(&shapes, &mut g, &[3, 4]);
+    assert_eq!(g.clusters, 2);
+    assert!([3, 4]
+        .iter()
+        .all(|&i| g.placed[i].as_ref().unwrap().cluster == 1));
+    assert!(
+        g.mate_of[5].is_none() && g.mate_of[6].is_none(),
+        "the hold is cut"
+    );
+    assert_eq!(g.mate_of[7], Some((8, 1.0)), "the pair's seam stays");
+}
+
+#[test]
+fn parts_sticking_out_are_taken_off_with_their_holders() {
+    let held = |part: &[usize], holder| Held {
+        part: part.to_vec(),
+        holder: Some(holder),
+    };
+    let parts = [
+        (held(&[31], 100), true),
+        (held(&[36], 64), true),
+        // Not sticking out: stays.
+        (held(&[7], 8), false),
+        // Hangs on 31, which hangs on 100: one group.
+        (held(&[5], 31), true),
+        // With its holder over the limit.
+        (held(&[1, 2, 3, 4], 9), true),
+    ];
+    assert_eq!(joint_groups(&parts), vec![vec![5, 31, 100], vec![36, 64]]);
+}
+
+#[test]
+fn the_latest_part_comes_first() {
+    // 0–1–2–3 in a chain: 3 hangs on 2, {2, 3} on 1, {0} on 1.
+    let (shapes, g) = chain(4);
+    let held = singly_held_parts(&shapes, &g, 0);
+    assert_eq!(
+        held[0],
+        Held {
+            part: vec![3],
+            holder: Some(2)
+        }
+    );
+    let parts: Vec<Vec<usize>> = held.into_iter().map(|h| h.part).collect();
+    assert!(parts.contains(&vec![2, 3]) && parts.contains(&vec![0]));
+    assert!(parts.contains(&vec![0, 1]), "a chain is bridges all along");
+}
+
+/// A graph of mated neighbours on `n` pieces: each of `paths` joins its pieces in turn.
+fn graph(n: usize, paths: &[&[usize]]) -> Vec<Vec<usize>> {
+    let mut g = vec![Vec::new(); n];
+    for path in paths {
+        for w in path.windows(2) {
+            g[w[0]].push(w[1]);
+            g[w[1]].push(w[0]);
+        }
+    }
+    g
+}
+
+/// The ring 0–1–2–3–4–5–0.
+const RING: &[usize] = &[0, 1, 2, 3, 4, 5, 0];
+
+#[test]
+fn a_pair_hanging_on_one_neighbour_is_a_part() {
+    // The pair 6–7 held by 6–0 only.
+    let g = graph(8, &[RING, &[0, 6, 7]]);
+    assert_eq!(side_of_bridge(&g, 6, 0), Some(vec![6, 7]));
+    assert_eq!(side_of_bridge(&g, 7, 6), Some(vec![7]));
+    // The ring's side is larger than a part.
+    assert_eq!(side_of_bridge(&g, 0, 6), None);
+    // A ring's seam is no bridge.
+    assert_eq!(side_of_bridge(&g, 0, 1), None);
+}
+
+#[test]
+fn a_part_held_by_two_neighbours_is_not_taken_off() {
+    // The pair 6–7 held by 6–0 and 7–3.
+    let g = graph(8, &[RING, &[0, 6, 7, 3]]);
+    assert_eq!(side_of_bridge(&g, 6, 0), None);
+    assert_eq!(side_of_bridge(&g, 7, 3), None);
+}
+
+#[test]
+fn a_part_larger_than_the_limit_is_not_taken_off() {
+    // A tail 1–2–3–4–5 hanging on 0, whose ring is 0, 6, 7.
+    let g = graph(8, &[&[0, 6, 7, 0], &[0, 1, 2, 3, 4, 5]]);
+    assert_eq!(side_of_bridge(&g, 1, 0), None);
+    assert_eq!(side_of_bridge(&g, 2, 1), Some(vec![2, 3, 4, 5]));
+}
