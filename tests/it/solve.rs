@@ -444,11 +444,7 @@ fn missing_and_extraneous_pieces_end_to_end() {
 /// straight mating taken once growth stops (`assembly::grower`, session 11): all six 100 %.
 #[test]
 fn irregular_20_scans_end_to_end() {
-    let mut p = Params::new(Kind::Irregular, 20, 0);
-    p.px_per_piece = 160.0;
-    let mut options = PipelineOptions::default();
-    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
-    let (mean, fewest) = end_to_end(&p, &options, &[1, 2, 3, 4, 5, 6]);
+    let (mean, fewest) = irregular_20_scans(&[1, 2, 3, 4, 5, 6]);
     assert!(
         fewest >= 20 && mean >= 0.99,
         "mean {mean:.3}, fewest placed {fewest}"
@@ -595,15 +591,21 @@ fn a_sharp_tip_between_two_pieces_is_a_corner_not_a_knob() {
 /// one piece is that piece, whole (`vision::segment::welded`): 100 %.
 #[test]
 fn a_large_piece_with_a_white_face_is_one_piece_not_a_merged_blob() {
-    let mut p = Params::new(Kind::Irregular, 20, 0);
-    p.px_per_piece = 160.0;
-    let mut options = PipelineOptions::default();
-    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
-    let (mean, fewest) = end_to_end(&p, &options, &[13]);
+    let (mean, fewest) = irregular_20_scans(&[13]);
     assert!(
         fewest == 20 && mean == 1.0,
         "mean {mean:.3}, fewest placed {fewest}"
     );
+}
+
+/// Irregular 20-piece scans at 160 px of `seeds`, solved end to end: mean neighbour accuracy
+/// and fewest pieces placed.
+fn irregular_20_scans(seeds: &[u64]) -> (f64, usize) {
+    let mut p = Params::new(Kind::Irregular, 20, 0);
+    p.px_per_piece = 160.0;
+    let mut options = PipelineOptions::default();
+    options.describe.critical = jigsaw::chainlets::CriticalOptions::irregular();
+    end_to_end(&p, &options, seeds)
 }
 
 /// Irregular 20-piece photos at 160 px of `seeds`, solved end to end: mean neighbour accuracy
