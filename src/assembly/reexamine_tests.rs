@@ -4,15 +4,11 @@
 use super::*;
 use crate::assembly::geometry::Pose;
 use crate::assembly::grow::Placed;
-use crate::assembly::shapes::{ChainletShape, PieceShape};
 
 /// A chain of `pieces` in cluster 0, piece `p` mated to `p + 1` (chainlet `2p + 1` with
 /// `2p + 2`).
 fn chain(pieces: usize) -> (Shapes, Growth) {
-    let mut shapes = Shapes {
-        median_size: 100.0,
-        ..Shapes::default()
-    };
+    let shapes = Shapes::bare(pieces, 2);
     let mut g = Growth {
         placed: vec![None; pieces],
         mate_of: vec![None; 2 * pieces],
@@ -20,13 +16,6 @@ fn chain(pieces: usize) -> (Shapes, Growth) {
         ..Growth::default()
     };
     for p in 0..pieces {
-        shapes.pieces.push(PieceShape::bare(
-            p as u32 + 1,
-            String::new(),
-            vec![2 * p, 2 * p + 1],
-        ));
-        shapes.chainlets.push(ChainletShape::bare(p, 0, 0.0, false));
-        shapes.chainlets.push(ChainletShape::bare(p, 1, 0.0, false));
         g.placed[p] = Some(Placed {
             pose: Pose::identity(),
             sequence: p as u32 + 1,

@@ -189,6 +189,27 @@ impl ChainletShape {
 }
 
 #[cfg(test)]
+impl Shapes {
+    /// `pieces` bare pieces (see [`PieceShape::bare`]) of `each` bare chainlets, chainlet `k`
+    /// of piece `p` being chainlet `each · p + k`, median size 100: for tests of the
+    /// bookkeeping over pieces and their chainlets.
+    pub fn bare(pieces: usize, each: usize) -> Shapes {
+        let mut s = Shapes {
+            median_size: 100.0,
+            ..Shapes::default()
+        };
+        for p in 0..pieces {
+            let ids = (0..each).map(|k| each * p + k).collect();
+            s.pieces
+                .push(PieceShape::bare(p as u32 + 1, String::new(), ids));
+            s.chainlets
+                .extend((0..each).map(|k| ChainletShape::bare(p, k, 0.0, false)));
+        }
+        s
+    }
+}
+
+#[cfg(test)]
 impl PieceShape {
     /// A piece of size 100 with no outline, at the origin: for tests of the bookkeeping over
     /// pieces and their chainlets.

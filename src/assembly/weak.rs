@@ -141,25 +141,10 @@ mod tests {
     use super::*;
     use crate::assembly::geometry::{Pose, P2};
     use crate::assembly::grow::{ClosedJunction, Placed};
-    use crate::assembly::shapes::{ChainletShape, PieceShape};
 
     /// Chainlet `k` of piece `p` is chainlet `3p + k`.
     fn shapes(pieces: usize) -> Shapes {
-        let mut s = Shapes {
-            median_size: 100.0,
-            ..Shapes::default()
-        };
-        for p in 0..pieces {
-            s.pieces.push(PieceShape::bare(
-                p as u32 + 1,
-                String::new(),
-                vec![3 * p, 3 * p + 1, 3 * p + 2],
-            ));
-            for k in 0..3 {
-                s.chainlets.push(ChainletShape::bare(p, k, 0.0, false));
-            }
-        }
-        s
+        Shapes::bare(pieces, 3)
     }
 
     fn place(g: &mut Growth, piece: usize, cluster: u32) {

@@ -521,11 +521,7 @@ fn a_pair_in_the_wrong_hole_gives_way_to_the_cluster_that_fits_it() {
 /// per round, the last one into a notch of its own: 100 %.
 #[test]
 fn a_run_of_border_pieces_left_out_fills_from_its_ends() {
-    let (mean, fewest) = irregular_20_photos(&[13]);
-    assert!(
-        fewest == 20 && mean == 1.0,
-        "mean {mean:.3}, fewest placed {fewest}"
-    );
+    assert_all_20_placed_perfectly(irregular_20_photos(&[13]));
 }
 
 /// Irregular 20 photos seeds 33 and 37 each left a corner piece out that fits its notch
@@ -550,11 +546,7 @@ fn a_corner_piece_whose_seams_read_a_picture_boundary_apart_fills_its_notch() {
 /// fits there too (2.94 px) but along a quarter of its outline only, which no longer counts.
 #[test]
 fn a_border_piece_beside_a_swollen_neighbour_fits_its_notch() {
-    let (mean, fewest) = irregular_20_photos(&[21]);
-    assert!(
-        fewest == 20 && mean == 1.0,
-        "mean {mean:.3}, fewest placed {fewest}"
-    );
+    assert_all_20_placed_perfectly(irregular_20_photos(&[21]));
 }
 
 /// Irregular 20 photos seed 32 left its bottom left corner piece and the border piece beside
@@ -564,11 +556,7 @@ fn a_border_piece_beside_a_swollen_neighbour_fits_its_notch() {
 /// piece fits the run's end, then the corner piece its own notch.
 #[test]
 fn a_missing_corner_is_filled_once_the_rectangle_gives_its_notch_whole() {
-    let (mean, fewest) = irregular_20_photos(&[32]);
-    assert!(
-        fewest == 20 && mean == 1.0,
-        "mean {mean:.3}, fewest placed {fewest}"
-    );
+    assert_all_20_placed_perfectly(irregular_20_photos(&[32]));
 }
 
 /// Irregular 20 photos seed 59: the corner piece's 30° tip, where two of its neighbours
@@ -577,11 +565,7 @@ fn a_missing_corner_is_filled_once_the_rectangle_gives_its_notch_whole() {
 /// a spike and keeps its corner (`chainlets::lobes`): 100 %.
 #[test]
 fn a_sharp_tip_between_two_pieces_is_a_corner_not_a_knob() {
-    let (mean, fewest) = irregular_20_photos(&[59]);
-    assert!(
-        fewest == 20 && mean == 1.0,
-        "mean {mean:.3}, fewest placed {fewest}"
-    );
+    assert_all_20_placed_perfectly(irregular_20_photos(&[59]));
 }
 
 /// Irregular 20 scans seed 13: the largest piece (1.8 times the median, white print on white
@@ -591,7 +575,12 @@ fn a_sharp_tip_between_two_pieces_is_a_corner_not_a_knob() {
 /// one piece is that piece, whole (`vision::segment::welded`): 100 %.
 #[test]
 fn a_large_piece_with_a_white_face_is_one_piece_not_a_merged_blob() {
-    let (mean, fewest) = irregular_20_scans(&[13]);
+    assert_all_20_placed_perfectly(irregular_20_scans(&[13]));
+}
+
+/// Asserts an irregular 20-piece run (mean neighbour accuracy, fewest placed) placed every
+/// piece, each rightly.
+fn assert_all_20_placed_perfectly((mean, fewest): (f64, usize)) {
     assert!(
         fewest == 20 && mean == 1.0,
         "mean {mean:.3}, fewest placed {fewest}"
