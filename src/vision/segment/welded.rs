@@ -19,10 +19,10 @@
 //! fragments of 5937 and 5686 px pieces). Otherwise the strong pixels' answer stands, unless
 //! it is exactly one piece and the blob has no neck: then nothing says the blob is two pieces,
 //! and it is one large piece (two pieces touching along a side give no piece of strong pixels
-//! but one merged blob, and stay merged). An irregular cut has pieces of 0.7 to 1.8 times the median and
-//! more; a large one with a pale face came out `merged`, and its strong pixels dropped the
-//! face (irregular 20 scans seed 13: a piece of 1.8 times the image's median, white print on
-//! white paper over a third of it).
+//! but one merged blob, and stay merged). An irregular cut has pieces of 0.7 to 1.8 times the
+//! median and more; a large one with a pale face came out `merged`, and its strong pixels
+//! dropped the face (irregular 20 scans seed 13: a piece of 1.8 times the image's median,
+//! white print on white paper over a third of it).
 
 use super::classify::Verdict;
 use super::components::{self, Blob, Labels};
@@ -55,6 +55,8 @@ pub fn resegment(
             .map(|(b, m)| (verdict(&b), b, m))
             .collect()
     };
+    let pieces =
+        |v: &[(Verdict, Blob, GrayImage)]| v.iter().filter(|p| p.0 == Verdict::Piece).count();
     let strong = judged(strong_parts(blob, evidence));
     if verdict(blob) != Verdict::Reject(RejectReason::Merged) {
         return strong;
@@ -63,16 +65,13 @@ pub fn resegment(
         return strong;
     };
     let Some(cut) = necks::split_blob(evidence.labels, blob, min_part, max_radius) else {
-        let pieces = strong.iter().filter(|p| p.0 == Verdict::Piece).count();
-        if pieces == 1 {
+        if pieces(&strong) == 1 {
             let mask = components::crop_mask(evidence.labels, blob);
             return vec![(Verdict::Piece, blob.clone(), mask)];
         }
         return strong;
     };
     let cut = judged(cut);
-    let pieces =
-        |v: &[(Verdict, Blob, GrayImage)]| v.iter().filter(|p| p.0 == Verdict::Piece).count();
     // Every part of the cut must be a piece or a speck (a part still merged is not resolved).
     let clean = cut
         .iter()
