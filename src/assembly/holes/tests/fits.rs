@@ -1,105 +1,7 @@
-//! Fits of left-out pieces on small hand-made clusters of square cells.
+//! Fitting a left-out piece or a small cluster to a hole, a notch or part of a region, and
+//! the regions offered.
 
-use super::fit::{fit_to_notch, fit_to_rim};
-use super::partial::fit_partial;
-use super::region_fits::{fits_area, holds_a_run};
 use super::*;
-use crate::assembly::shapes::PieceShape;
-use nalgebra::{Isometry2, Vector2};
-
-/// A 40 px cell with its top left corner at (x, y), clockwise on screen.
-fn cell(x: f64, y: f64) -> Vec<P2> {
-    vec![
-        P2::new(x, y),
-        P2::new(x + 40.0, y),
-        P2::new(x + 40.0, y + 40.0),
-        P2::new(x, y + 40.0),
-    ]
-}
-
-/// The `k`-th piece placed where it was cut, as growth would have placed it.
-fn placed_as_cut(k: usize) -> Placed {
-    Placed {
-        pose: Isometry2::identity(),
-        sequence: k as u32 + 1,
-        cluster: 0,
-        supports: 2,
-        merit: 0.5,
-        spans: 0,
-    }
-}
-
-/// The outline of a piece: `corners` joined by points 1 px apart, moved by `pose`.
-fn piece(id: u32, corners: &[P2], pose: Isometry2<f64>) -> PieceShape {
-    let mut outline = Vec::new();
-    for (k, a) in corners.iter().enumerate() {
-        let b = corners[(k + 1) % corners.len()];
-        let n = (b - a).norm().ceil() as usize;
-        outline.extend((0..n).map(|t| pose * (a + (b - a) * (t as f64 / n as f64))));
-    }
-    let area = super::super::geometry::signed_area(&outline).abs();
-    PieceShape {
-        outline,
-        size: area.sqrt(),
-        ..PieceShape::bare(id, String::new(), Vec::new())
-    }
-}
-
-/// The cell at column 1, row 1 with a hole in its top side, where the knob of
-/// [`edge_with_knob_below`] goes.
-fn cell_with_hole_on_top() -> Vec<P2> {
-    let mut corners = cell(40.0, 40.0);
-    corners.splice(
-        1..1,
-        [
-            P2::new(50.0, 40.0),
-            P2::new(50.0, 60.0),
-            P2::new(70.0, 60.0),
-            P2::new(70.0, 40.0),
-        ],
-    );
-    corners
-}
-
-/// The cell at column 1, row 0 (on the top edge) with a knob on its lower side.
-fn edge_with_knob_below() -> Vec<P2> {
-    let mut corners = cell(40.0, 0.0);
-    corners.splice(
-        3..3,
-        [
-            P2::new(70.0, 40.0),
-            P2::new(70.0, 60.0),
-            P2::new(50.0, 60.0),
-            P2::new(50.0, 40.0),
-        ],
-    );
-    corners
-}
-
-/// One cluster of the given cells of 40 px, each placed where it was cut, shaped by `shape`
-/// (plain cells where it gives `None`).
-fn cluster_of(
-    cells: &[(i32, i32)],
-    shape: impl Fn((i32, i32)) -> Option<Vec<P2>>,
-) -> (Shapes, Growth) {
-    let mut shapes = Shapes {
-        median_size: 40.0,
-        ..Shapes::default()
-    };
-    let mut g = Growth {
-        placed: vec![None; cells.len()],
-        clusters: 1,
-        ..Growth::default()
-    };
-    for (k, &(i, j)) in cells.iter().enumerate() {
-        let corners = shape((i, j)).unwrap_or_else(|| cell(40.0 * i as f64, 40.0 * j as f64));
-        shapes
-            .pieces
-            .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
-        g.placed[k] = Some(placed_as_cut(k));
-    }
-    (shapes, g)
-}
 
 /// A 3 × 3 grid of 40 px cells: the eight round the middle placed where they belong, the
 /// middle one (a cell with a knob, photographed turned and elsewhere) left out, with a
@@ -270,111 +172,6 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     assert!(squares.iter().all(|&(_, d)| d > bar), "{squares:?}");
 }
 
-/// Three rows of four 40 px cells, the middle two of the middle row held by a second cluster,
-/// turned and elsewhere (growth could not join it). Taken together its two pieces' outlines
-/// fit the hole the two cells leave; moved by that fit into the first cluster, both come
-/// back as they were cut and one cluster is left.
-#[test]
-fn a_small_cluster_is_fitted_to_the_hole_of_its_shape_and_joins() {
-    let (shapes, mut g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
-    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
-    let holes = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
-    assert_eq!(holes.len(), 1);
-    // A bound under the pair's area (no region could take it) leaves it out untraced.
-    assert!(items(&shapes, &g, 0, 3000.0, Items::Clusters).is_empty());
-    let all = items(
-        &shapes,
-        &g,
-        0,
-        holes[0].area / NOTCH_AREA.0,
-        Items::Clusters,
-    );
-    assert_eq!(all.len(), 1);
-    let pair = &all[0];
-    assert_eq!(pair.cluster, Some(1));
-    assert_eq!(pair.members.len(), 2);
-    assert!((pair.area - 3200.0).abs() < 100.0, "{}", pair.area);
-    // One outline round both, in order (no seam between them): the pair's perimeter, 240 px.
-    let n = pair.outline.len();
-    let length: f64 = (0..n)
-        .map(|k| (pair.outline[(k + 1) % n] - pair.outline[k]).norm())
-        .sum();
-    assert!((225.0..=255.0).contains(&length), "{length}");
-    assert!(fits_area(&holes[0], pair.area));
-    let (pose, d) = fit_to_rim(&pair.outline, &holes[0]);
-    assert!(d < 2.0, "{d}");
-    move_cluster(&mut g, 1, 0, &pose);
-    assert_eq!(g.clusters, 1);
-    for p in g.placed.iter().flatten() {
-        assert_eq!(p.cluster, 0);
-        assert!(p.pose.translation.vector.norm() < 1.5, "{:?}", p.pose);
-        assert!(p.pose.rotation.angle().abs() < 0.03, "{:?}", p.pose);
-    }
-}
-
-/// Three rows of four 40 px cells, placed as cut in cluster 0 but those `apart` picks, which
-/// a second cluster holds, turned and elsewhere.
-fn grid_with_cells_apart(apart: impl Fn(i32, i32) -> bool) -> (Shapes, Growth) {
-    let mut shapes = Shapes {
-        median_size: 40.0,
-        ..Shapes::default()
-    };
-    let cells: Vec<(i32, i32)> = (0..3).flat_map(|j| (0..4).map(move |i| (i, j))).collect();
-    let taken = Isometry2::new(Vector2::new(500.0, 300.0), 2.0);
-    let mut g = Growth {
-        placed: vec![None; cells.len()],
-        clusters: 2,
-        ..Growth::default()
-    };
-    for (k, &(i, j)) in cells.iter().enumerate() {
-        shapes.pieces.push(piece(
-            k as u32 + 1,
-            &cell(40.0 * i as f64, 40.0 * j as f64),
-            Isometry2::identity(),
-        ));
-        let mut p = placed_as_cut(k);
-        if apart(i, j) {
-            p.cluster = 1;
-            p.pose = taken;
-        }
-        g.placed[k] = Some(p);
-    }
-    (shapes, g)
-}
-
-/// After a round that placed nothing, a small cluster's pieces are offered one by one, each
-/// in its source pixels and marked with its cluster, not the cluster whole; a cluster of
-/// more pieces than [`items::MAX_MEMBERS_ALONE`] is not taken apart.
-#[test]
-fn a_small_clusters_pieces_are_offered_alone() {
-    let (shapes, g) = grid_with_cells_apart(|i, j| j == 1 && (i == 1 || i == 2));
-    assert!(small_cluster(&g, 0));
-    let alone = items(&shapes, &g, 0, f64::MAX, Items::MembersAlone);
-    assert_eq!(alone.len(), 2);
-    for it in &alone {
-        assert_eq!((it.cluster, it.member_of), (None, Some(1)));
-        assert_eq!(it.members.len(), 1);
-        assert_eq!(it.members[0].1, Isometry2::identity());
-        assert_eq!(it.outline, shapes.pieces[it.members[0].0].outline);
-    }
-    let (shapes, g) = grid_with_cells_apart(|_, j| j == 2 || j == 1);
-    assert!(!small_cluster(&g, 0));
-    assert!(items(&shapes, &g, 0, f64::MAX, Items::MembersAlone).is_empty());
-    assert_eq!(items(&shapes, &g, 0, f64::MAX, Items::Clusters).len(), 1);
-}
-
-/// A whole fit is accepted within its tolerance, or half of it for a fit to part of a region
-/// (held by two sides); where the picture runs on across its seams as across a typical true
-/// seam, within 1.5 times the tolerance, but a fit to part of a region never so.
-#[test]
-fn a_fit_whose_picture_runs_on_well_is_accepted_a_little_farther() {
-    let fit = |partial: bool, colour: f64| fit_of(partial, 0.0, colour);
-    assert_eq!(bar(&fit(false, 1.6)), 4.0);
-    assert_eq!(bar(&fit(false, 1.1)), 6.0);
-    assert_eq!(bar(&fit(true, 1.6)), 2.0);
-    assert_eq!(bar(&fit(true, 1.1)), 2.0);
-}
-
 /// Two rows of five 40 px cells, the second and fourth of the top row left out, the first
 /// and last 6 px taller: the hull's chord runs 6 px above the middle cell, and the strip
 /// under it joins the two notches into one region. Each is also a region of its own, since
@@ -399,16 +196,6 @@ fn notches_joined_by_the_strip_under_the_hull_are_regions_of_their_own() {
         assert!((notch.centroid.x - x).abs() < 3.0, "{:?}", notch.centroid);
         assert!((1500.0..2200.0).contains(&notch.area), "{}", notch.area);
     }
-}
-
-/// A whole fit within half its tolerance counts with a colour factor up to 2.2, others up to
-/// 1.8; a fit to part of a region never with more.
-#[test]
-fn a_tight_fit_counts_with_a_weaker_colour_match() {
-    let fit = |partial: bool, distance: f64| fit_of(partial, distance, f64::MAX);
-    assert_eq!(max_colour(&fit(false, 1.9)), 2.2);
-    assert_eq!(max_colour(&fit(false, 2.1)), 1.8);
-    assert_eq!(max_colour(&fit(true, 1.0)), 1.8);
 }
 
 /// Two rows of seven 40 px cells, the second of the top row left out, the first and last
@@ -436,39 +223,6 @@ fn a_notch_with_a_long_wing_is_also_offered_without_it() {
         "{:?}",
         notch.centroid
     );
-}
-
-/// A fit of tolerance 4 for the acceptance rules' tests.
-fn fit_of(partial: bool, distance: f64, colour: f64) -> Fit {
-    Fit {
-        item: 0,
-        pose: Isometry2::identity(),
-        distance,
-        centre: P2::origin(),
-        partial,
-        tolerance: 4.0,
-        colour,
-    }
-}
-
-/// Two rows of `width` 40 px cells placed as cut, the top row's cells at `gaps` left out, its
-/// first and last cells 6 px taller: the hull's chord runs 6 px above the others.
-fn two_rows_with_tall_ends(width: i32, gaps: &[i32]) -> (Shapes, Growth) {
-    let cells: Vec<(i32, i32)> = (0..2)
-        .flat_map(|j| (0..width).map(move |i| (i, j)))
-        .filter(|&(i, j)| j != 0 || !gaps.contains(&i))
-        .collect();
-    cluster_of(&cells, |(i, j)| {
-        (j == 0 && (i == 0 || i == width - 1)).then(|| {
-            let x = 40.0 * i as f64;
-            vec![
-                P2::new(x, -6.0),
-                P2::new(x + 40.0, -6.0),
-                P2::new(x + 40.0, 40.0),
-                P2::new(x, 40.0),
-            ]
-        })
-    })
 }
 
 /// A 3 × 3 grid of 40 px cells without its top left corner: the hull's chord between the
@@ -499,33 +253,4 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
     let (shapes, g) = cluster_of(&[(0, 0), (1, 0), (0, 1), (1, 1)], |_| None);
     let frame = cluster_frame(&shapes, &g, 0, true).unwrap();
     assert!(frame.corners_taken_in.is_empty());
-}
-
-/// Two puzzles mixed: the holes of the second one's cluster are filled as well as the first
-/// one's, but a cluster smaller than a 3 × 3 block is something to fit, not a host.
-#[test]
-fn every_cluster_of_a_block_or_more_has_its_holes_filled_largest_first() {
-    let sizes = [(0, 4), (1, 30), (2, 9), (3, 8), (4, 12)];
-    let mut g = Growth {
-        clusters: sizes.len() as u32,
-        ..Growth::default()
-    };
-    for &(cluster, n) in &sizes {
-        for _ in 0..n {
-            let k = g.placed.len();
-            g.placed.push(Some(Placed {
-                cluster,
-                ..placed_as_cut(k)
-            }));
-        }
-    }
-    g.placed.push(None);
-    assert_eq!(hosts(&g), vec![1, 4, 2]);
-    // A lone small cluster is the largest, and the host.
-    let small = Growth {
-        placed: g.placed[..4].to_vec(),
-        clusters: 1,
-        ..Growth::default()
-    };
-    assert_eq!(hosts(&small), vec![0]);
 }
