@@ -6,9 +6,11 @@
 use super::super::geometry::P2;
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
+use super::super::straight::has_interior_straight_sides;
 use super::cache::item_key;
 use super::fit::mean_point;
-use super::raster::cluster_frame;
+use super::fit::Rim;
+use super::raster::{border_points, cluster_frame};
 use nalgebra::Isometry2;
 
 /// A piece, or a cluster's pieces, fitted as one.
@@ -27,6 +29,8 @@ pub(super) struct Item {
     pub member_of: Option<u32>,
     /// Its pieces and their poses, hashed (see [`item_key`]).
     pub key: u64,
+    /// Its pieces' border sides, in its frame (see `fit::on_border`).
+    pub border: Option<Rim>,
 }
 
 /// How the clusters other than the largest are offered.
@@ -66,9 +70,10 @@ pub(super) fn items(
 ) -> Vec<Item> {
     let area = |i: usize| shapes.pieces[i].size.powi(2);
     let fits_alone = |i: usize| has_outline(shapes, i) && area(i) <= max_area;
+    let interior_straight = has_interior_straight_sides(shapes);
     let mut items: Vec<Item> = (0..shapes.pieces.len())
         .filter(|&i| g.placed[i].is_none() && fits_alone(i))
-        .map(|i| alone(shapes, i, None))
+        .map(|i| alone(shapes, i, None, interior_straight))
         .collect();
     for c in (0..g.clusters).filter(|&c| c != largest) {
         let members: Vec<(usize, Isometry2<f64>)> = g
@@ -83,7 +88,7 @@ pub(super) fn items(
                     members
                         .iter()
                         .filter(|&&(i, _)| fits_alone(i))
-                        .map(|&(i, _)| alone(shapes, i, Some(c))),
+                        .map(|&(i, _)| alone(shapes, i, Some(c), interior_straight)),
                 );
             }
             continue;
@@ -101,6 +106,7 @@ pub(super) fn items(
         }
         items.push(Item {
             key: item_key(&members),
+            border: frame.border,
             area: total,
             members,
             centroid: mean_point(&outline),
@@ -118,11 +124,19 @@ pub(super) fn has_outline(shapes: &Shapes, i: usize) -> bool {
 }
 
 /// Piece `i` as an item of its own, in its source pixels; `member_of` its cluster, if any.
-fn alone(shapes: &Shapes, i: usize, member_of: Option<u32>) -> Item {
+fn alone(shapes: &Shapes, i: usize, member_of: Option<u32>, interior_straight: bool) -> Item {
     let piece = &shapes.pieces[i];
     let members = vec![(i, Isometry2::identity())];
+    // A loose piece's straight sides are border sides only where the cut has no straight
+    // interior sides: nothing has mated them yet.
+    let border = if interior_straight {
+        Vec::new()
+    } else {
+        border_points(shapes, None, i, &Isometry2::identity())
+    };
     Item {
         key: item_key(&members),
+        border: (!border.is_empty()).then(|| Rim::new(border)),
         members,
         outline: piece.outline.clone(),
         area: piece.size.powi(2),

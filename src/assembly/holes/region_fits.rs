@@ -102,7 +102,7 @@ pub(super) fn region_fits(
         let found = cache.get(item.key, region, || {
             if fits_area(hole, item.area) {
                 let found = if hole.open {
-                    fit_to_notch(&item.outline, hole, frame, limits)
+                    fit_to_notch(&item.outline, item.border.as_ref(), hole, frame, limits)
                 } else {
                     Some(fit_to_rim(&item.outline, hole))
                 };

@@ -106,13 +106,51 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
     assert!(fits_area(notch, 2000.0), "{}", notch.area);
     let limits = notch_limits(40.0);
     let tolerance = limits.tolerance;
-    let (pose, d) = fit_to_notch(&knobbed, notch, &frame, limits).unwrap();
+    let (pose, d) = fit_to_notch(&knobbed, None, notch, &frame, limits).unwrap();
     assert!(d < 1.5, "{d}");
     let back = pose * taken;
     assert!(back.translation.vector.norm() < 1.5, "{back:?}");
     assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
-    let square = fit_to_notch(&plain, notch, &frame, limits);
+    let square = fit_to_notch(&plain, None, notch, &frame, limits);
     assert!(square.is_none_or(|(_, d)| d > tolerance), "{square:?}");
+}
+
+/// Two rows of three 40 px cells, the top middle one left out and its neighbours 10 px
+/// taller (a wavy puzzle edge): the hull's chord runs 10 px above where the edge piece's top
+/// side goes, and that side lies deep in the hull (the notch depth is 8 px), up to 20 px from
+/// the rim. Compared, 29 of its 40 points lie over twice the tolerance (5.6 px) from the rim
+/// and the fit is refused; as the item's border side, its points nearer the hull's edge than
+/// the rim face the outside and are left out, and the piece fits as it was cut.
+#[test]
+fn an_item_border_side_deep_in_the_hull_is_left_out_of_the_notch_fit() {
+    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
+        (1, 1) => Some(cell_with_hole_on_top()),
+        (i, 0) => {
+            let x = 40.0 * i as f64;
+            Some(vec![
+                P2::new(x, -10.0),
+                P2::new(x + 40.0, -10.0),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ])
+        }
+        _ => None,
+    });
+    let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
+    let knobbed = piece(6, &edge_with_knob_below(), taken).outline;
+    // The outline starts with its top side, (40, 0) to (80, 0), one point a pixel.
+    let border = Rim::new(knobbed[..40].to_vec());
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+    assert_eq!(regions.len(), 1);
+    let notch = &regions[0];
+    let limits = notch_limits(40.0);
+    assert!(fit_to_notch(&knobbed, None, notch, &frame, limits).is_none());
+    let (pose, d) = fit_to_notch(&knobbed, Some(&border), notch, &frame, limits).unwrap();
+    assert!(d < 1.5, "{d}");
+    let back = pose * taken;
+    assert!(back.translation.vector.norm() < 1.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
 }
 
 /// Two rows of four 40 px cells, the middle two of the top row left out: one notch of two

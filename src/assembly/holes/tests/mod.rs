@@ -1,6 +1,6 @@
 //! Fits of left-out pieces on small hand-made clusters of square cells.
 
-use super::fit::{fit_to_notch, fit_to_rim};
+use super::fit::{fit_to_notch, fit_to_rim, Rim};
 use super::partial::fit_partial;
 use super::region_fits::{fits_area, holds_a_run};
 use super::*;
