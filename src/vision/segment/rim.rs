@@ -375,20 +375,31 @@ mod tests {
         (d, w)
     }
 
+    /// The pixels of the `w`-wide distance image `d` above `first`: what the first pass grew.
+    fn grown_above(d: &[f32], w: usize, first: f32) -> GrayImage {
+        let h = d.len() / w;
+        GrayImage::from_fn(w as u32, h as u32, |x, y| {
+            Luma([u8::from(d[y as usize * w + x as usize] > first) * 255])
+        })
+    }
+
+    /// Rim evidence on `d` with a ridge of 1.5 and no seeding by strong ridges.
+    fn unseeded(d: &[f32], w: usize, min_interior: u64) -> RimEvidence<'_> {
+        RimEvidence {
+            distances: d,
+            width: w,
+            ridge: 1.5,
+            min_interior,
+            seed_ridge: f32::INFINITY,
+        }
+    }
+
     #[test]
     fn a_rim_closes_around_a_face_the_colour_of_the_background() {
         let (d, w) = white_piece();
         // The first pass found only the coloured patch.
-        let grown = GrayImage::from_fn(w as u32, w as u32, |x, y| {
-            Luma([u8::from(d[y as usize * w + x as usize] > 10.0) * 255])
-        });
-        let evidence = RimEvidence {
-            distances: &d,
-            width: w,
-            ridge: 1.5,
-            min_interior: 100,
-            seed_ridge: f32::INFINITY,
-        };
+        let grown = grown_above(&d, w, 10.0);
+        let evidence = unseeded(&d, w, 100);
         let closed = close_rims(&grown, &evidence, |j| d[j] > 10.0).expect("a face is enclosed");
         let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
         assert!(on(30, 30) && on(45, 45) && on(11, 45));
@@ -460,19 +471,10 @@ mod tests {
     #[test]
     fn a_small_knob_is_kept_and_a_thin_sliver_is_not() {
         let (d, w) = body_with_knob_and_sliver();
-        let h = d.len() / w;
-        let grown = GrayImage::from_fn(w as u32, h as u32, |x, y| {
-            Luma([u8::from(d[y as usize * w + x as usize] > 20.0) * 255])
-        });
+        let grown = grown_above(&d, w, 20.0);
         // The knob's interior (about 200 px) and the sliver's (about 80 px) are both under
         // the least face.
-        let evidence = RimEvidence {
-            distances: &d,
-            width: w,
-            ridge: 1.5,
-            min_interior: 300,
-            seed_ridge: f32::INFINITY,
-        };
+        let evidence = unseeded(&d, w, 300);
         let closed = close_rims(&grown, &evidence, |j| d[j] > 20.0).expect("the knob");
         let on = |x: u32, y: u32| closed.get_pixel(x, y)[0] != 0;
         assert!(on(57, 30) && on(62, 27), "the knob's interior");
