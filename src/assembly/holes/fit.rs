@@ -168,7 +168,9 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// way at most `max_outliers` of the points may lie over twice `tolerance` away. Returns the
 /// pose and the mean of the two means; `None` where no pose passes that test, or the placed
 /// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
-/// points. The outline's points on its own `border` sides are neither paired nor compared.
+/// points. A point on the item's own `border` sides that, placed, lies nearer the hull's edge
+/// than to any rim faces the outside and is not compared, and the closest points are paired
+/// both from the whole outline and without the border sides (see [`on_border`]).
 pub(super) fn fit_to_notch(
     outline: &[P2],
     border: Option<&Rim>,
@@ -258,8 +260,8 @@ const ON_BORDER_PX: f64 = 2.0;
 /// and where the edge is wavy the hull runs outside it, so that the item's border side lies
 /// deep in the hull, far from any rim (irregular 100 photos seed 24: a pair's border side made
 /// 9–12 % of its whole-notch fit's points outliers, over the 8 % allowed, and the pair hung
-/// outside). The frame's own border sides are kept among the deep rim: leaving them out too
-/// lost irregular 100 photos seed 23 (100 → 97.7 %) and seed 24 stayed at 99.1 %.
+/// outside). The frame's own border sides are kept among the deep rim: in an earlier form of
+/// this change, leaving them out too lost irregular 100 photos seed 23 (100 → 97.7 %).
 pub(super) fn on_border(border: Option<&Rim>, q: &P2) -> bool {
     border.is_some_and(|b| b.nearest(q).1 <= ON_BORDER_PX)
 }
