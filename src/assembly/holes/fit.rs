@@ -193,18 +193,20 @@ pub(super) fn fit_to_notch(
         if intruding as f64 > limits.max_intrusion * placed.len() as f64 {
             return f64::MAX;
         }
+        let depths: Vec<f64> = placed.iter().map(|q| frame.depth(q)).collect();
         let there: Vec<f64> = placed
             .iter()
+            .zip(&depths)
             .zip(&on_own_border)
-            .filter(|(q, _)| deep_inside(q))
-            .map(|(q, &own)| (rim.nearest(q).1, own, frame.depth(q)))
+            .filter(|&((_, &depth), _)| depth > limits.depth)
+            .map(|((q, &depth), &own)| (rim.nearest(q).1, own, depth))
             // A point of the item's border side nearer the hull's edge than to any rim faces
             // the outside, as the puzzle's edge does.
             .filter(|&(d, own, depth)| !(own && depth < d))
             .map(|(d, _, _)| d)
             .collect();
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
-        let deep_points = placed.iter().filter(|q| deep_inside(q)).count();
+        let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
         if (deep_points as f64) < MIN_DEEP_SHARE * placed.len() as f64
             || there.is_empty()
             || outliers(&there) > limits.max_outliers

@@ -4,13 +4,11 @@
 use super::super::geometry::{convex_depth, convex_hull, min_area_rectangle, Rectangle, P2};
 use super::super::grow::Growth;
 use super::super::shapes::Shapes;
-use super::fit::Rim;
 use super::hull_depth::HullDepth;
 use crate::vision::trace_mask;
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::Norm;
 use imageproc::morphology::erode;
-use nalgebra::Isometry2;
 
 /// Seams between placed pieces are open by a pixel or two in the assembled frame; the placed
 /// pieces are grown by this much so that a hole does not leak out through a seam.
@@ -37,9 +35,6 @@ pub(super) struct Frame {
     bounds: Option<Rectangle>,
     /// The corners of the least rectangle the hull takes in (see [`with_empty_corners`]).
     pub(super) corners_taken_in: Vec<P2>,
-    /// The pieces' border sides (straight chainlets not mated), placed: the puzzle's edge,
-    /// which no piece faces (see `fit::on_border`), where the cluster is fitted as an item.
-    pub(super) border: Option<Rim>,
 }
 
 impl Frame {
@@ -166,13 +161,6 @@ pub(super) fn cluster_frame(
         (ox + w as i64) as f64,
         (oy + h as i64) as f64,
     );
-    let border: Vec<P2> = g
-        .placed
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.as_ref().filter(|p| p.cluster == cluster).map(|p| (i, p)))
-        .flat_map(|(i, p)| border_points(shapes, Some(g), i, &p.pose))
-        .collect();
     Some(Frame {
         ox,
         oy,
@@ -183,27 +171,7 @@ pub(super) fn cluster_frame(
         hull_depth,
         bounds,
         corners_taken_in,
-        border: (!border.is_empty()).then(|| Rim::new(border)),
     })
-}
-
-/// Piece `i`'s points on its border sides, posed by `pose`: its straight chainlets that `g`
-/// (if given) has not mated. An irregular cut has straight interior sides too, which face a
-/// piece: those mated are not border (irregular 100 photos seed 24, where taking every
-/// straight chainlet for border let corner piece 21 fit wrong).
-pub(super) fn border_points(
-    shapes: &Shapes,
-    g: Option<&Growth>,
-    i: usize,
-    pose: &Isometry2<f64>,
-) -> Vec<P2> {
-    shapes.pieces[i]
-        .chainlets
-        .iter()
-        .filter(|&&c| shapes.chainlets[c].straight)
-        .filter(|&&c| g.is_none_or(|g| g.mate_of[c].is_none()))
-        .flat_map(|&c| shapes.chainlets[c].points.iter().map(|q| pose * q))
-        .collect()
 }
 
 /// `hull` with each corner of the least rectangle holding the cluster that lies more than
