@@ -51,7 +51,8 @@ pub struct Args {
     /// Segmentation: radius of the morphological clean-up in pixels (0 disables it).
     #[arg(long, value_name = "PX")]
     pub morphology: Option<u8>,
-    /// Segmentation: blobs under this fraction of the median piece area are specks.
+    /// Segmentation: blobs under this fraction of the median piece area are specks (but for a
+    /// small piece: a quarter of the median or more, and as long as a piece).
     #[arg(long, value_name = "F")]
     pub min_speck: Option<f64>,
     /// Segmentation: blobs over this multiple of the median piece area are merged pieces.

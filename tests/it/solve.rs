@@ -375,6 +375,16 @@ fn a_border_piece_of_a_cut_with_straight_interior_sides_fits_its_own_notch() {
     );
 }
 
+/// Irregular 100 photos, seed 27: its smallest piece, 0.38 of the median piece's area, was
+/// rejected as a speck (under 0.4 of it) and left out (98.7 %). A blob a quarter of the median
+/// or more, as long as a piece, is now a piece (`vision::segment::classify`): 100 %.
+#[test]
+fn the_smallest_piece_of_an_irregular_cut_is_not_a_speck() {
+    let (report, s) = photo_solved(Kind::Irregular, 100, 27);
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+}
+
 /// Classic 100 photos, seed 39: the bottom left block grew along two paths that met in a
 /// column of four seams 5–8 px open, none of them recorded (each piece there joined on its
 /// other seams, one left open), so the relaxation during growth, which pulls only on recorded
