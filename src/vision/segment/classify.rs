@@ -163,6 +163,17 @@ mod tests {
         assert_eq!(classify(&b, r, 100, 100, 0.2, 1.8), Verdict::Piece);
     }
 
+    /// The reference area of `blobs` in an image of `size`, and each blob's verdict with
+    /// `min_speck` (merged at 1.8).
+    fn verdicts(blobs: &[Blob], size: (u32, u32), min_speck: f64) -> (Option<u64>, Vec<Verdict>) {
+        let r = reference_area(blobs, size.0, size.1);
+        let v = blobs
+            .iter()
+            .map(|b| classify(b, r, size.0, size.1, min_speck, 1.8))
+            .collect();
+        (r, v)
+    }
+
     #[test]
     fn speck_clipped_merged() {
         let blobs = vec![
@@ -175,12 +186,8 @@ mod tests {
             blob(0, 200, 10, 10, 100),
             blob(299, 250, 1, 1, 1),
         ];
-        let r = reference_area(&blobs, 300, 300);
+        let (r, v) = verdicts(&blobs, (300, 300), 0.2);
         assert_eq!(r, Some(1000));
-        let v: Vec<_> = blobs
-            .iter()
-            .map(|b| classify(b, r, 300, 300, 0.2, 1.8))
-            .collect();
         assert_eq!(
             v,
             [
@@ -211,14 +218,10 @@ mod tests {
             // A diagonal streak as long as a piece and as large, filling a quarter of its box.
             blob(200, 150, 95, 95, 2300),
         ];
-        let r = reference_area(&blobs, 600, 300);
+        let (r, v) = verdicts(&blobs, (600, 300), 0.4);
         assert_eq!(r, Some(6000));
-        let v: Vec<_> = blobs[5..]
-            .iter()
-            .map(|b| classify(b, r, 600, 300, 0.4, 1.8))
-            .collect();
         assert_eq!(
-            v,
+            v[5..],
             [
                 Verdict::Piece,
                 Verdict::Reject(RejectReason::Speck),
