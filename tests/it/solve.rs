@@ -213,6 +213,18 @@ fn photo_solved(
     (report, s)
 }
 
+/// [`photo_solved`], asserting that it solved completely: one cluster, every neighbour right.
+fn photo_solved_completely(
+    kind: Kind,
+    pieces: usize,
+    seed: u64,
+) -> (jigsaw::assembly::AssemblyReport, jigsaw::score::ScoreReport) {
+    let (report, s) = photo_solved(kind, pieces, seed);
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    (report, s)
+}
+
 /// The puzzle `p` generated, its images written under `at`, and traced by the front end.
 fn rendered_and_traced(
     p: &Params,
@@ -353,9 +365,7 @@ fn pieces_damaged_by_white_print_still_join() {
 /// is now kept as a knob (`vision::segment::rim`): 100 %.
 #[test]
 fn a_white_knob_on_white_paper_is_kept() {
-    let (report, s) = photo_solved(Kind::Classic, 100, 43);
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    photo_solved_completely(Kind::Classic, 100, 43);
 }
 
 /// Irregular 100 photos, seed 13: this cut has straight interior sides, and a loose piece's
@@ -380,9 +390,7 @@ fn a_border_piece_of_a_cut_with_straight_interior_sides_fits_its_own_notch() {
 /// or more, as long as a piece, is now a piece (`vision::segment::classify`): 100 %.
 #[test]
 fn the_smallest_piece_of_an_irregular_cut_is_not_a_speck() {
-    let (report, s) = photo_solved(Kind::Irregular, 100, 27);
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    photo_solved_completely(Kind::Irregular, 100, 27);
 }
 
 /// Classic 100 photos, seed 39: the bottom left block grew along two paths that met in a
@@ -393,14 +401,12 @@ fn the_smallest_piece_of_an_irregular_cut_is_not_a_speck() {
 /// cluster is refined as a whole: 100 %.
 #[test]
 fn a_crack_between_two_paths_of_growth_closes_when_the_cluster_settles() {
-    let (report, s) = photo_solved(Kind::Classic, 100, 39);
+    let (report, _) = photo_solved_completely(Kind::Classic, 100, 39);
     assert!(
         report.seams_closed >= 4,
         "{} seams closed",
         report.seams_closed
     );
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
 }
 
 /// Irregular 100 photos, seed 14: a piece of the top edge was left out (98.7 %, its own
@@ -410,9 +416,7 @@ fn a_crack_between_two_paths_of_growth_closes_when_the_cluster_settles() {
 /// kept (`assembly::fill_what_is_left`): one cluster, 100 %.
 #[test]
 fn a_notch_between_two_paths_of_growth_is_filled_once_the_cluster_settles() {
-    let (report, s) = photo_solved(Kind::Irregular, 100, 14);
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    photo_solved_completely(Kind::Irregular, 100, 14);
 }
 
 /// 500 photographed pieces: seeds 2 and 12 measured 100 % (500 placed) and 97.7 % (494
@@ -971,9 +975,7 @@ fn pikachu_100_photos_solve() {
 /// test now reads the consensus field where the two fields part (docs/segment.md, step 3).
 #[test]
 fn a_piece_the_colour_of_the_cloth_does_not_take_its_shadow_in() {
-    let (report, s) = photo_solved(Kind::Classic, 100, 3);
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    photo_solved_completely(Kind::Classic, 100, 3);
 }
 
 /// Irregular 100 photos, seed 15: a corner piece hung on one knob outside the top right corner
@@ -1010,8 +1012,6 @@ fn pieces_hanging_outside_together_are_each_taken_off() {
 /// Photos of `kind` with `pieces` at `seed` solve completely (one cluster, every neighbour
 /// right), with at least `moved` parts moved by the re-examination.
 fn solves_with_parts_moved(kind: Kind, pieces: usize, seed: u64, moved: usize) {
-    let (report, s) = photo_solved(kind, pieces, seed);
+    let (report, s) = photo_solved_completely(kind, pieces, seed);
     assert!(report.parts_moved >= moved, "{}", s.summary());
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
 }
