@@ -318,8 +318,9 @@ fn straightened(fitted: super::sides::FittedSides) -> Option<Straightened> {
     })
 }
 
-/// The straightness ([`SideParams::straight_px`]) the pieces are fitted at again, in turn,
-/// when the search finds no solution at the default's 1.05 px: a side that bends by about 2°
+/// The straightnesses ([`SideParams::straight_px`]) the pieces are fitted at again, each,
+/// when the search finds no solution at the default's 1.05 px (the best fitting solution of
+/// them all is kept): a side that bends by about 2°
 /// over its last 40 px where it meets a shadow is one side at 1.05 px and two at 0.9, and the
 /// corner beyond it lands 2.4 px or 0.5 px from the truth (12-piece photo seed 52, which one
 /// pixel of the mask moved from one to the other).

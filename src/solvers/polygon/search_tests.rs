@@ -125,15 +125,63 @@ fn the_node_limit_stops_the_search_with_an_error() {
     assert_eq!(r, Err(Stop::NodeLimit));
 }
 
+/// Whether a piece side of `len` laid from the region's vertex (0, 0) along its side to
+/// (0, 10), in whichever direction the clockwise records run there, leaves the region (eps 1).
+fn side_leaves(pts: &[Pt], len: f64) -> bool {
+    let poly = region(pts);
+    let n = poly.v.len();
+    let j = poly
+        .v
+        .iter()
+        .position(|v| v.p == [0., 0.])
+        .expect("a vertex");
+    let forward = poly.v[(j + 1) % n].p == [0., 10.];
+    assert!(forward || poly.v[(j + n - 1) % n].p == [0., 10.]);
+    overshoots(&poly, j, len, forward, 1.0)
+}
+
 #[test]
 fn a_side_may_run_past_a_flat_corner_but_not_past_a_real_one() {
-    use std::f64::consts::PI;
-    // 3 units past a corner that turns by 3°: 0.16 outside, within eps = 1.
-    assert!(!overshoots(3.0, PI - 3f64.to_radians(), 1.0));
-    // The same past a right angle: 3 outside.
-    assert!(overshoots(3.0, PI / 2.0, 1.0));
+    let square = [[0., 0.], [0., 10.], [10., 10.], [10., 0.]];
+    // 3 units past a right angle: 3 outside.
+    assert!(side_leaves(&square, 13.0));
     // Any corner: a side longer by less than eps is not refused.
-    assert!(!overshoots(0.5, PI / 2.0, 1.0));
+    assert!(!side_leaves(&square, 10.5));
+    // 3 units past a corner that turns by 2.9°: 0.15 outside, within eps.
+    let flat = [[0., 0.], [0., 10.], [0.5, 20.], [10., 20.], [10., 0.]];
+    assert!(!side_leaves(&flat, 13.0));
+    // Mirrored, so that the records run the other way round at (0, 0): the same.
+    let mirror = |p: &[Pt]| p.iter().map(|q| [-q[0], q[1]]).collect::<Vec<_>>();
+    assert!(side_leaves(&mirror(&square), 13.0));
+    assert!(!side_leaves(&mirror(&flat), 13.0));
+}
+
+#[test]
+fn a_side_may_run_past_a_jog_shorter_than_eps() {
+    // The region steps 0.6 inwards at (0, 10) (two placed pieces' corners that do not quite
+    // meet) and runs on: a side of 20 from (0, 0) passes the step 0.6 outside, within eps.
+    let jog = [
+        [0., 0.],
+        [0., 10.],
+        [0.6, 10.],
+        [0.6, 30.],
+        [10., 30.],
+        [10., 0.],
+    ];
+    assert!(!side_leaves(&jog, 20.0));
+    // A step of 1.5 is a side of its own: the piece side leaves the region by 10 past it.
+    let step = [
+        [0., 0.],
+        [0., 10.],
+        [1.5, 10.],
+        [1.5, 30.],
+        [10., 30.],
+        [10., 0.],
+    ];
+    assert!(side_leaves(&step, 20.0));
+    let mirror = |p: &[Pt]| p.iter().map(|q| [-q[0], q[1]]).collect::<Vec<_>>();
+    assert!(!side_leaves(&mirror(&jog), 20.0));
+    assert!(side_leaves(&mirror(&step), 20.0));
 }
 
 #[test]
