@@ -42,8 +42,45 @@ fn symmetric_outlines_have_their_other_poses_and_others_none() {
     let para = vec![[0.0, 0.0], [40.0, 0.0], [50.0, 20.0], [10.4, 20.0]];
     let poses = symmetric_poses(&para, &id(&para), 1.0);
     assert_eq!(poses.len(), 2, "{poses:?}");
-    assert!(!poses[1].mirror && (poses[1].rotation.abs() - 180.0).abs() < 1.0);
+    let (turned, beyond) = poses[1];
+    assert!(!turned.mirror && (turned.rotation.abs() - 180.0).abs() < 1.0);
+    assert!(!beyond);
+    // Up to twice the tolerance, marked as beyond it; farther, none.
+    let poses = symmetric_poses(&para, &id(&para), 0.15);
+    assert_eq!(poses.len(), 2, "{poses:?}");
+    assert!(poses[1].1);
     assert_eq!(symmetric_poses(&para, &id(&para), 0.1).len(), 1);
+}
+
+#[test]
+fn a_triangle_with_a_straight_through_vertex_has_its_mirror_pose() {
+    // An isosceles triangle whose right side keeps a vertex 0.1 px off straight: no
+    // renumbering of its four vertices maps it onto its mirror image, but its corners do.
+    let tri = vec![[0.0, 0.0], [40.0, 0.0], [30.0, 15.1], [20.0, 30.0]];
+    let poses = symmetric_poses(&tri, &placed(0, &tri, false, 0.0, [0.0, 0.0]), 1.0);
+    assert_eq!(poses.len(), 2, "{poses:?}");
+    assert!(poses[1].0.mirror && !poses[1].1, "{poses:?}");
+}
+
+#[test]
+fn a_pose_the_outline_fits_less_well_needs_both_measures_clearly_better() {
+    // 14-piece photo seed 82: a right piece, whose print varies little across its cuts, and
+    // its other pose: better by the hue alone (3 against 2 levels), the RGB alike.
+    let current = Difference {
+        rgb: 17.0,
+        hue: 3.0,
+    };
+    let other = Difference {
+        rgb: 12.0,
+        hue: 2.0,
+    };
+    assert!(other.clearly_better_than(&current));
+    assert!(!other.better_by_both_than(&current));
+    let clear = Difference {
+        rgb: 11.0,
+        hue: 2.0,
+    };
+    assert!(clear.better_by_both_than(&current));
 }
 
 #[test]
@@ -100,10 +137,17 @@ fn a_pose_is_judged_by_its_hue_when_the_light_differs() {
     let image_of = |k: usize| image_at(&paths, &images, k);
     let poses = symmetric_poses(&rectangle(), &solution.placements[1], 1.0);
     let diff = |i: usize| {
-        print_mismatch(1, &poses[i], &rectangle(), &solution.placements, &image_of).unwrap()
+        print_mismatch(
+            1,
+            &poses[i].0,
+            &rectangle(),
+            &solution.placements,
+            &image_of,
+        )
+        .unwrap()
     };
     let right = (1..poses.len())
-        .find(|&i| !poses[i].mirror && poses[i].rotation.abs() < 1.0)
+        .find(|&i| !poses[i].0.mirror && poses[i].0.rotation.abs() < 1.0)
         .expect("the right pose is among the symmetric ones");
     let (wrong, right) = (diff(0), diff(right));
     assert!(

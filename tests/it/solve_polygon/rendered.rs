@@ -130,10 +130,15 @@ fn rendered_scans_solve_end_to_end() {
 /// jog where two placed pieces' corners do not quite meet, which SIDE CHECK took for a corner
 /// until it measured the overshoot beyond such jogs (`search::overshoots`), and 14:24,
 /// solved only at the last straightness retried, after one that finds a wrong solution
-/// (every retry is searched, the best fitting kept).
+/// (every retry is searched, the best fitting kept); and 12:104 (fresh), whose
+/// near-isosceles triangle of six straightened vertices lay turned over until the print test
+/// renumbered its corners, and 10:24, whose piece's other pose lies 3.64 px from it against a
+/// tolerance of 3.46 (poses up to twice the tolerance, clearly better by both measures).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (12, 104),
+        (10, 24),
         (14, 94),
         (14, 24),
         (12, 52),
