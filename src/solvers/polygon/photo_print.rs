@@ -51,10 +51,10 @@ const ROUNDS: usize = 2;
 /// solver's length tolerance of the placed ones. Why beyond the tolerance: the search poses
 /// a piece by least squares and lets it run past its hole (`Search::reach`), so a piece it
 /// placed turned over may lie a little farther than the tolerance from its own mirror image
-/// (3 to 5 % farther in the photos 10:24, 12:34 and 14:34, pieces:seed). Why not as
-/// far as the search lets it run (twice): there the print misled (14-piece photo seed 148: a
-/// triangle in its right pose turned over, its other pose 1.49 times the tolerance away and clearly
-/// better by both colour measures).
+/// (3 to 5 % farther in the photos 10:24, 12:34 and 14:34, pieces:seed). Why not as far as
+/// the search lets it run (twice): there the print misled (14-piece photo seed 148: a
+/// triangle in its right pose turned over, its other pose 1.49 times the tolerance away and
+/// clearly better by both colour measures).
 const SYMMETRY_REACH: f64 = 1.25;
 
 /// One pose of a piece: `placed = R(rotation)·M·p + translation`, `M` = x ↦ −x when mirrored.
