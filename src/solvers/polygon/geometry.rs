@@ -156,6 +156,19 @@ impl Tol {
         }
     }
 
+    /// A tolerance for dropping the flat vertices of a measured polygon ([`clean_simple`]):
+    /// a vertex within `eps_px` of its neighbours' chord is no corner. The angle tolerance
+    /// (1e-3 rad) and the quantum play no part there.
+    ///
+    /// [`clean_simple`]: super::records::clean_simple
+    pub fn flat_vertices(eps_px: f64) -> Tol {
+        Tol {
+            eps: eps_px,
+            angle_eps: 1e-3,
+            quantum: eps_px,
+        }
+    }
+
     /// The angle tolerance at a corner whose shorter side is `len` long: `angle_eps` plus the
     /// angle that a position error of `eps` subtends over that side. Why: a measured corner's
     /// angle is only as good as the direction of its shorter side; for exact puzzles the

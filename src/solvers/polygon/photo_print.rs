@@ -280,12 +280,8 @@ fn settle(
 fn symmetric_poses(poly: &[Pt], placement: &Placement, tolerance_px: f64) -> Vec<(Pose, bool)> {
     let own = Pose::of(placement);
     let mut out = vec![(own, false)];
-    let flat = Tol {
-        eps: tolerance_px,
-        angle_eps: 1e-3,
-        quantum: tolerance_px,
-    };
-    let corners = clean_simple(poly, &flat).unwrap_or_else(|_| poly.to_vec());
+    let corners =
+        clean_simple(poly, &Tol::flat_vertices(tolerance_px)).unwrap_or_else(|_| poly.to_vec());
     let n = corners.len();
     if n < 3 {
         return out;

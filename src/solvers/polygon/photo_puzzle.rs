@@ -110,11 +110,7 @@ pub fn photo_puzzle(pieces: &PhotoPieces, target: Vec<Vec<Pt>>) -> Puzzle {
 pub fn photo_options(pieces: &PhotoPieces, puzzle: &Puzzle) -> Options {
     let scale = crate::solvers::polygon::puzzle_scale(puzzle);
     let wanted = 1.5 + 4.0 * pieces.noise_px;
-    let flat = Tol {
-        eps: wanted,
-        angle_eps: 1e-3,
-        quantum: wanted,
-    };
+    let flat = Tol::flat_vertices(wanted);
     let no_faint = Vec::new();
     let shortest = pieces
         .polygons

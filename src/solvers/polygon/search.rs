@@ -3,7 +3,7 @@
 //! piece, generalised to "area not a sum of available pieces"; a short side between two
 //! convex corners; a memo of regions proven impossible with the same multiset of pieces).
 
-use super::geometry::{Pt, Tol};
+use super::geometry::{add, cross, scale, sub, Pt, Tol};
 use super::place::{pose, rho_placed};
 use super::records::RegionPolygon;
 use super::symmetry::Anchor;
@@ -35,7 +35,7 @@ fn overshoots(poly: &RegionPolygon, j: usize, len: f64, forward: bool, eps: f64)
     }
     let (s, c) = poly.v[along].dir.sin_cos();
     let dir = if forward { [c, s] } else { [-c, -s] };
-    let end = [poly.v[j].p[0] + len * dir[0], poly.v[j].p[1] + len * dir[1]];
+    let end = add(poly.v[j].p, scale(dir, len));
     let mut side = step(along);
     for _ in 2..n {
         if poly.v[side].len >= eps {
@@ -45,8 +45,7 @@ fn overshoots(poly: &RegionPolygon, j: usize, len: f64, forward: bool, eps: f64)
     }
     // The region is clockwise: its outside lies on the left of every side.
     let (s, c) = poly.v[side].dir.sin_cos();
-    let from = [end[0] - poly.v[side].p[0], end[1] - poly.v[side].p[1]];
-    c * from[1] - s * from[0] > eps
+    cross([c, s], sub(end, poly.v[side].p)) > eps
 }
 
 /// Beyond this many distinct subset sums the area test is skipped.

@@ -140,6 +140,11 @@ fn side_leaves(pts: &[Pt], len: f64) -> bool {
     overshoots(&poly, j, len, forward, 1.0)
 }
 
+/// `pts` mirrored in the y axis (the region's records then run the other way round).
+fn mirrored(pts: &[Pt]) -> Vec<Pt> {
+    pts.iter().map(|q| [-q[0], q[1]]).collect()
+}
+
 #[test]
 fn a_side_may_run_past_a_flat_corner_but_not_past_a_real_one() {
     let square = [[0., 0.], [0., 10.], [10., 10.], [10., 0.]];
@@ -151,9 +156,8 @@ fn a_side_may_run_past_a_flat_corner_but_not_past_a_real_one() {
     let flat = [[0., 0.], [0., 10.], [0.5, 20.], [10., 20.], [10., 0.]];
     assert!(!side_leaves(&flat, 13.0));
     // Mirrored, so that the records run the other way round at (0, 0): the same.
-    let mirror = |p: &[Pt]| p.iter().map(|q| [-q[0], q[1]]).collect::<Vec<_>>();
-    assert!(side_leaves(&mirror(&square), 13.0));
-    assert!(!side_leaves(&mirror(&flat), 13.0));
+    assert!(side_leaves(&mirrored(&square), 13.0));
+    assert!(!side_leaves(&mirrored(&flat), 13.0));
 }
 
 #[test]
@@ -179,9 +183,8 @@ fn a_side_may_run_past_a_jog_shorter_than_eps() {
         [10., 0.],
     ];
     assert!(side_leaves(&step, 20.0));
-    let mirror = |p: &[Pt]| p.iter().map(|q| [-q[0], q[1]]).collect::<Vec<_>>();
-    assert!(!side_leaves(&mirror(&jog), 20.0));
-    assert!(side_leaves(&mirror(&step), 20.0));
+    assert!(!side_leaves(&mirrored(&jog), 20.0));
+    assert!(side_leaves(&mirrored(&step), 20.0));
 }
 
 #[test]
