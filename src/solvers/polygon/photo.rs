@@ -344,7 +344,9 @@ mod support;
 
 #[path = "photo_print.rs"]
 mod print;
-pub use print::{choose_by_print, settle_by_print, solution_print_mismatch};
+pub use print::{
+    choose_by_print, settle_by_print, solution_print_mismatch, Difference as PrintDifference,
+};
 
 #[cfg(test)]
 #[path = "photo_tests.rs"]

@@ -42,8 +42,8 @@ const CLEARLY_BETTER: f64 = 0.7;
 /// a wrong neighbour differs by tens to a hundred or more, a right one by the blur and noise.
 const DIFFERENCE_CAP: f64 = 120.0;
 /// Another solution replaces the outline's best only when its print mismatch is below this
-/// fraction of the best's: measured, a wrong solution's is 1.15–1.35 times the true one's,
-/// and solutions that differ only by noise tie within 1 %.
+/// fraction of the best's by both measures: measured, a wrong solution's is 1.15–1.35 times
+/// the true one's, and solutions that differ only by noise tie within 1 %.
 const PRINT_RANKS_BETTER: f64 = 0.9;
 /// Passes over the placements.
 const ROUNDS: usize = 2;
@@ -115,10 +115,15 @@ pub fn settle_by_print(
 /// The index in `solutions` (ranked best outline fit first, each already settled by
 /// [`settle_by_print`]) of the one whose print runs on best across its cuts: the first,
 /// unless another's mean colour difference across the cuts ([`solution_print_mismatch`]) is
-/// below [`PRINT_RANKS_BETTER`] of the first's. Why: the outline fit ranks solutions by
-/// tenths of a pixel, within the measuring noise, and a wrong one (two pieces traded between
-/// holes of nearly the same shape) may fit a little better; the print across a wrong cut
-/// differs by tens of levels (12-piece photo seed 13: 50.8 against the true solution's 38.8).
+/// below [`PRINT_RANKS_BETTER`] of the first's by both measures (RGB and hue). Why: the
+/// outline fit ranks solutions by tenths of a pixel, within the measuring noise, and a wrong
+/// one (two pieces traded between holes of nearly the same shape) may fit a little better;
+/// the print across a wrong cut differs by tens of levels (12-piece photo seed 13: 50.8
+/// against the true solution's 38.8). Why both: where the print is nearly one colour the
+/// light alone moves the RGB mismatch (7-piece photo seed 143, a magenta print: two pieces
+/// traded at 12.3 RGB levels against the truth's 16.0, while their hue mismatch is the
+/// higher, 3.64 against 3.48); where a trade is real both fall (by 0.59–0.77 in hue on the
+/// 760 rendered photos).
 pub fn choose_by_print(
     set: &PieceSet,
     ids: &[u32],
@@ -126,7 +131,7 @@ pub fn choose_by_print(
     solutions: &[Solution],
     mut image: impl FnMut(&str) -> Option<RgbImage>,
 ) -> usize {
-    let scores: Vec<Option<f64>> = solutions
+    let scores: Vec<Option<Difference>> = solutions
         .iter()
         .map(|s| solution_print_mismatch(set, ids, polygons, s, &mut image))
         .collect();
@@ -134,7 +139,7 @@ pub fn choose_by_print(
 }
 
 /// [`choose_by_print`] over the solutions' print mismatches.
-fn choose_among(scores: &[Option<f64>]) -> usize {
+fn choose_among(scores: &[Option<Difference>]) -> usize {
     let Some(Some(first)) = scores.first().copied() else {
         return 0;
     };
@@ -142,22 +147,23 @@ fn choose_among(scores: &[Option<f64>]) -> usize {
         .iter()
         .enumerate()
         .filter_map(|(k, s)| s.map(|s| (k, s)))
-        .filter(|&(_, s)| s < PRINT_RANKS_BETTER * first)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .filter(|(_, s)| s.below(PRINT_RANKS_BETTER, &first))
+        .min_by(|a, b| a.1.rgb.total_cmp(&b.1.rgb))
         .map_or(0, |(k, _)| k)
 }
 
 /// How badly the print runs on across the cuts of a whole solution: the mean colour
-/// difference across every shared side of every placement (each sample capped at
-/// [`DIFFERENCE_CAP`]; the mean, not the median, because a wrong solution may differ from
-/// the true one at a few cuts only), `None` with fewer than [`MIN_SAMPLES`] samples.
+/// difference across every shared side of every placement, by both measures (each sample
+/// capped at [`DIFFERENCE_CAP`]; the mean, not the median, because a wrong solution may
+/// differ from the true one at a few cuts only), `None` with fewer than [`MIN_SAMPLES`]
+/// samples.
 pub fn solution_print_mismatch(
     set: &PieceSet,
     ids: &[u32],
     polygons: &[Vec<Pt>],
     solution: &Solution,
     image: impl FnMut(&str) -> Option<RgbImage>,
-) -> Option<f64> {
+) -> Option<Difference> {
     mismatch_of(&source_paths(set, ids, solution), polygons, solution, image)
 }
 
@@ -167,7 +173,7 @@ fn mismatch_of(
     polygons: &[Vec<Pt>],
     solution: &Solution,
     image: impl FnMut(&str) -> Option<RgbImage>,
-) -> Option<f64> {
+) -> Option<Difference> {
     let images = read_once(paths, image);
     let image_of = |k: usize| image_at(paths, &images, k);
     let mut all = Vec::new();
@@ -177,10 +183,19 @@ fn mismatch_of(
         };
         let pose = Pose::of(pl);
         if let Some(d) = print_differences(k, &pose, poly, &solution.placements, &image_of) {
-            all.extend(d.into_iter().map(|x| x.rgb.min(DIFFERENCE_CAP)));
+            all.extend(d);
         }
     }
-    (all.len() >= MIN_SAMPLES).then(|| all.iter().sum::<f64>() / all.len() as f64)
+    if all.len() < MIN_SAMPLES {
+        return None;
+    }
+    let mean = |f: fn(&Difference) -> f64| {
+        all.iter().map(|d| f(d).min(DIFFERENCE_CAP)).sum::<f64>() / all.len() as f64
+    };
+    Some(Difference {
+        rgb: mean(|d| d.rgb),
+        hue: mean(|d| d.hue),
+    })
 }
 
 /// The source image of every placement of `solution`.
@@ -355,13 +370,20 @@ fn print_mismatch<'a>(
 /// mirror image by 87, while without the brightness 29 against 78); but brightness also
 /// tells dark print from light of the same hue, which the hue alone cannot (7-piece photo
 /// seed 20: dark and light green).
-#[derive(Clone, Copy, Debug)]
-struct Difference {
-    rgb: f64,
-    hue: f64,
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Difference {
+    /// Levels (0–255 per channel).
+    pub rgb: f64,
+    /// Levels, each colour scaled to a mean of 128 first.
+    pub hue: f64,
 }
 
 impl Difference {
+    /// Below `fraction` of `other` by both measures.
+    fn below(&self, fraction: f64, other: &Difference) -> bool {
+        self.rgb < fraction * other.rgb && self.hue < fraction * other.hue
+    }
+
     /// Another pose replaces the solver's only when both measures find it better and at
     /// least one clearly ([`CLEARLY_BETTER`]): each alone may be fooled (the light, or two
     /// shades of a hue), and the solver's choice stands unless the print contradicts it.
@@ -376,7 +398,7 @@ impl Difference {
     /// moves by noise (14-piece photo seed 82: hue 3 against 2 levels, a right piece turned
     /// over wrongly; seed 50: hue 21 against 10 with the RGB alike, the same).
     fn better_by_both_than(&self, current: &Difference) -> bool {
-        self.rgb < CLEARLY_BETTER * current.rgb && self.hue < CLEARLY_BETTER * current.hue
+        self.below(CLEARLY_BETTER, current)
     }
 }
 
