@@ -12,10 +12,12 @@
 //!
 //! So every placement is given each pose that puts its polygon's corners onto its placed
 //! outline within 1.25 times the solver's length tolerance (a self-symmetry of the outline,
-//! turned or flipped), and keeps the one whose print continues best into its neighbours'
-//! (median colour difference across its shared sides, as RGB and with the brightness taken
-//! out: the light falls unevenly on a photograph), if better than the solver's by both and
-//! clearly by one (clearly by both where the corners lie beyond the tolerance itself).
+//! turned or flipped), or that puts its whole outline there within that reach where the
+//! corners do not correspond (`photo_print_poses`), and keeps the one whose print continues
+//! best into its neighbours' (median colour difference across its shared sides, as RGB and
+//! with the brightness taken out: the light falls unevenly on a photograph), if better than
+//! the solver's by both and clearly by one (clearly by both where the outline lies beyond
+//! the tolerance itself).
 
 use crate::piece_set::PieceSet;
 use crate::solvers::polygon::geometry::{add, dist, dist_to_segment, signed_area, sub, Pt, Tol};
@@ -253,7 +255,7 @@ fn settle(
         let Some(poly) = polygons.get(out.placements[k].piece) else {
             continue;
         };
-        let poses = symmetric_poses(poly, &out.placements[k], tolerance_px);
+        let poses = other_poses(poly, &out.placements[k], tolerance_px);
         if poses.len() < 2 {
             continue;
         }
@@ -282,6 +284,22 @@ fn settle(
         }
     }
     out
+}
+
+/// The placement's own pose first, then every other pose its outline admits: those of
+/// [`symmetric_poses`], then those only its outline shows ([`poses::outline_poses`]), each
+/// with whether it lies beyond `tolerance_px`.
+fn other_poses(poly: &[Pt], placement: &Placement, tolerance_px: f64) -> Vec<(Pose, bool)> {
+    let mut poses = symmetric_poses(poly, placement, tolerance_px);
+    let known: Vec<Pose> = poses.iter().map(|p| p.0).collect();
+    let reach = SYMMETRY_REACH * tolerance_px;
+    let outline = poses::outline_poses(poly, &known[0], &known[1..], reach, tolerance_px);
+    poses.extend(
+        outline
+            .into_iter()
+            .map(|(pose, worst)| (pose, worst > tolerance_px)),
+    );
+    poses
 }
 
 /// The placement's own pose first, then every other pose (turned, or turned over) that
@@ -492,6 +510,9 @@ fn colour(img: &RgbImage, p: Pt) -> Option<[f64; 3]> {
     }
     Some(sum.map(|v| v / 9.0))
 }
+
+#[path = "photo_print_poses.rs"]
+mod poses;
 
 #[cfg(test)]
 #[path = "photo_print_tests.rs"]
