@@ -15,7 +15,8 @@
 //! peaks. A side is dropped (its neighbours extended to meet) when that removes mostly
 //! unsupported boundary (a needle over the paper); a corner is completed outwards when the
 //! extended sides carry a straight run of edges along their new length, since the cut is the
-//! outermost edge of a piece, even where only its rim shows it.
+//! outermost edge of a piece, even where only its rim shows it; and a faint side is pushed
+//! out onto a straight run of edges beyond it (`photo_push`), judged the same way.
 
 use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
 use crate::solvers::polygon::geometry::{
@@ -25,6 +26,8 @@ use image::RgbImage;
 
 #[path = "photo_edits.rs"]
 mod edits;
+#[path = "photo_push.rs"]
+mod push;
 #[cfg(test)]
 use edits::SideDrop;
 use edits::{notch_fills, side_drops};
@@ -329,6 +332,10 @@ impl<'a> Support<'a> {
         // A notch filled is judged as a completed corner: its chord must carry a cut.
         for n in notch_fills(poly) {
             consider(n.next, Some(&[n.chord][..]));
+        }
+        // So is a faint side pushed out: its new line and its neighbours' gains.
+        for p in self.side_pushes(poly) {
+            consider(p.next, Some(&p.segments));
         }
         out
     }

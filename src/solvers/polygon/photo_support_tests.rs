@@ -74,6 +74,23 @@ const NOTCHED: [Pt; 8] = [
 ];
 
 #[test]
+fn a_side_cut_across_a_white_band_is_pushed_out_to_the_rim() {
+    // The print fades to white, as the paper, over y = 44 … 56: the mask stopped in the fade
+    // at y = 54 and the bottom side was fitted there (7-piece photo seed 73). Only the rim
+    // shows the cut, 6 px further out.
+    let img = photo(|_, y| {
+        let t = ((f64::from(y) - 44.0) / 12.0).clamp(0.0, 1.0);
+        [0, 1, 2].map(|c| FACE[c] + t * (WHITE[c] - FACE[c]))
+    });
+    let cut = [[20.0, 20.0], [60.0, 20.0], [60.0, 54.0], [20.0, 54.0]];
+    let out = supported_polygon(&cut, &img);
+    assert!(is_square(&out, 1.5), "{out:?}");
+    // Where the face runs to the cut, nothing is pushed: the side is not faint.
+    let face = photo(|_, _| FACE);
+    assert_eq!(supported_polygon(&SQUARE, &face), SQUARE.to_vec());
+}
+
+#[test]
 fn a_white_notch_on_white_paper_is_filled_along_its_rim() {
     // The face is white, as the paper, in the patch x ∈ [32, 48), y < 32 at its top side:
     // the polygon followed the print's edge 12 px down into the face. Only the rim shows

@@ -139,11 +139,14 @@ fn rendered_scans_solve_end_to_end() {
 /// pieces looked better in RGB (the light) until a solution had to be better by the hue too;
 /// and 12:185 (fresh), a near-parallelogram of five straightened vertices placed face down,
 /// whose true pose no renumbering of its corners gives, until the print test also took the
-/// poses its outline admits (`photo_print_poses`).
+/// poses its outline admits (`photo_print_poses`); and 7:73 (held out), whose print fades to
+/// white along a short side, fitted 4–6 px inside the cut, until faint sides were pushed out
+/// onto the rim beyond them (`photo_push`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
         (7, 143),
+        (7, 73),
         (12, 185),
         (12, 97),
         (12, 104),
