@@ -82,6 +82,11 @@ pub fn dist2(a: Pt, b: Pt) -> f64 {
 
 /// Squared distance from `p` to the segment `a`–`b`.
 pub fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
+    dist2(p, closest_on_segment(p, a, b))
+}
+
+/// The point of the segment `a`–`b` nearest to `p`.
+pub fn closest_on_segment(p: Pt, a: Pt, b: Pt) -> Pt {
     let d = sub(b, a);
     let l2 = dot(d, d);
     let t = if l2 > 0.0 {
@@ -89,7 +94,7 @@ pub fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
     } else {
         0.0
     };
-    dist2(p, [a[0] + d[0] * t, a[1] + d[1] * t])
+    [a[0] + d[0] * t, a[1] + d[1] * t]
 }
 
 /// A small rigid motion, as the pose refinements solve for it: rotation by `a` about `o`,

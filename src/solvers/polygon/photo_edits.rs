@@ -117,7 +117,7 @@ fn replace(poly: &[Pt], k: usize, count: usize, with: &[Pt]) -> Vec<Pt> {
 }
 
 /// Where the lines through two segments cross; `None` within about 1° of parallel.
-fn line_cross(l0: (Pt, Pt), l1: (Pt, Pt)) -> Option<Pt> {
+pub(super) fn line_cross(l0: (Pt, Pt), l1: (Pt, Pt)) -> Option<Pt> {
     let (p, d) = (l0.0, unit(sub(l0.1, l0.0)));
     let (q, e) = (l1.0, unit(sub(l1.1, l1.0)));
     let den = d[0] * e[1] - d[1] * e[0];

@@ -12,7 +12,7 @@
 
 use super::{sub, Pose};
 use crate::solvers::polygon::assign::fit_pose;
-use crate::solvers::polygon::geometry::{add, dist, dot, scale, segment_dist2, Pt};
+use crate::solvers::polygon::geometry::{add, closest_on_segment, dist, dist2, scale, Pt};
 use crate::solvers::polygon::symmetry::mirror_pt;
 
 /// Points are taken along each outline this far apart, pixels.
@@ -125,20 +125,10 @@ fn hausdorff(a_samples: &[Pt], a: &[Pt], b_samples: &[Pt], b: &[Pt]) -> f64 {
 
 /// The point of the closed outline `poly` nearest to `p`.
 fn nearest_on(p: Pt, poly: &[Pt]) -> Pt {
-    let mut best = (f64::INFINITY, p);
-    for (a, b) in sides(poly) {
-        if segment_dist2(p, a, b) < best.0 {
-            let d = sub(b, a);
-            let len2 = dot(d, d);
-            let t = if len2 > 0.0 {
-                (dot(sub(p, a), d) / len2).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            best = (segment_dist2(p, a, b), add(a, scale(d, t)));
-        }
-    }
-    best.1
+    sides(poly)
+        .map(|(a, b)| closest_on_segment(p, a, b))
+        .min_by(|x, y| dist2(p, *x).total_cmp(&dist2(p, *y)))
+        .unwrap_or(p)
 }
 
 /// Points along the closed outline, about [`SAMPLE_PX`] apart, every vertex among them.

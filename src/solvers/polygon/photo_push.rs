@@ -9,11 +9,12 @@
 //! extended or shortened to meet the new line; the edit is then judged like a completed
 //! corner (the new side must carry a cut, the rest of the outline keep its support).
 
+use super::edits::line_cross;
 use super::{
     dist, edge_peaks, line_fit, median_of, normal, side_samples, sides, sub, unit, Pt, Reach,
     Support, CORNER_SKIP, FAINT_FRACTION,
 };
-use crate::solvers::polygon::geometry::{add, cross, scale};
+use crate::solvers::polygon::geometry::{add, scale};
 
 /// How far beyond a faint side the cut is looked for, pixels: a pale band deeper than this
 /// is a corner lost, which the corner completion handles.
@@ -87,9 +88,10 @@ impl Support<'_> {
             let len = dist(a, b);
             let (a1, b1) = (add(a, scale(nrm, line(0.0))), add(b, scale(nrm, line(len))));
             let (prev, next) = (poly[(k + n - 1) % n], poly[(k + 2) % n]);
-            let (Some(new_a), Some(new_b)) =
-                (cross_lines(prev, a, a1, b1), cross_lines(b, next, a1, b1))
-            else {
+            let (Some(new_a), Some(new_b)) = (
+                line_cross((prev, a), (a1, b1)),
+                line_cross((b, next), (a1, b1)),
+            ) else {
                 continue;
             };
             if dist(new_a, a).max(dist(new_b, b)) > MAX_MOVE * PUSH_REACH_PX {
@@ -118,16 +120,4 @@ impl Support<'_> {
             .collect();
         median_of(&mut found).is_some_and(|m| m < FAINT_FRACTION * self.median)
     }
-}
-
-/// Where the line through `p0`, `p1` meets the line through `q0`, `q1`; `None` when they are
-/// nearly parallel.
-fn cross_lines(p0: Pt, p1: Pt, q0: Pt, q1: Pt) -> Option<Pt> {
-    let (r, s) = (sub(p1, p0), sub(q1, q0));
-    let den = cross(r, s);
-    if den.abs() < 1e-6 * dist(p0, p1) * dist(q0, q1) {
-        return None;
-    }
-    let t = cross(sub(q0, p0), s) / den;
-    Some(add(p0, scale(r, t)))
 }
