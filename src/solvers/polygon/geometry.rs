@@ -80,6 +80,11 @@ pub fn dist2(a: Pt, b: Pt) -> f64 {
     dot(d, d)
 }
 
+/// The sides of a closed polygon as (start, end).
+pub fn sides(poly: &[Pt]) -> impl Iterator<Item = (Pt, Pt)> + '_ {
+    (0..poly.len()).map(move |k| (poly[k], poly[(k + 1) % poly.len()]))
+}
+
 /// Squared distance from `p` to the segment `a`–`b`.
 pub fn segment_dist2(p: Pt, a: Pt, b: Pt) -> f64 {
     dist2(p, closest_on_segment(p, a, b))

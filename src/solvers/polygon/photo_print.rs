@@ -20,11 +20,11 @@
 //! the tolerance itself).
 
 use crate::piece_set::PieceSet;
-use crate::solvers::polygon::geometry::{add, dist, dist_to_segment, signed_area, sub, Pt, Tol};
-use crate::solvers::polygon::records::clean_simple;
+use crate::solvers::polygon::geometry::{add, dist, dist_to_segment, signed_area, sub, Pt};
 use crate::solvers::polygon::symmetry::mirror_pt;
-use crate::solvers::polygon::{assign::fit_pose, Placement, Solution};
+use crate::solvers::polygon::{Placement, Solution};
 use image::RgbImage;
+use poses::other_poses;
 
 /// How far inside each piece its colour is read on either side of a shared side, pixels:
 /// beyond the blurred cut and its rim (about 2 px on a phone photo) and the straightened
@@ -49,15 +49,6 @@ const DIFFERENCE_CAP: f64 = 120.0;
 const PRINT_RANKS_BETTER: f64 = 0.9;
 /// Passes over the placements.
 const ROUNDS: usize = 2;
-/// A pose is another of the outline's when it puts the corners within this many times the
-/// solver's length tolerance of the placed ones. Why beyond the tolerance: the search poses
-/// a piece by least squares and lets it run past its hole (`Search::reach`), so a piece it
-/// placed turned over may lie a little farther than the tolerance from its own mirror image
-/// (3 to 5 % farther in the photos 10:24, 12:34 and 14:34, pieces:seed). Why not as far as
-/// the search lets it run (twice): there the print misled (14-piece photo seed 148: a
-/// triangle in its right pose turned over, its other pose 1.49 times the tolerance away and
-/// clearly better by both colour measures).
-const SYMMETRY_REACH: f64 = 1.25;
 
 /// One pose of a piece: `placed = R(rotation)·M·p + translation`, `M` = x ↦ −x when mirrored.
 #[derive(Clone, Copy, Debug)]
@@ -281,76 +272,6 @@ fn settle(
             pl.rotation = pose.rotation;
             pl.translation = pose.translation;
             pl.vertices = poly.iter().map(|&p| pose.place(p)).collect();
-        }
-    }
-    out
-}
-
-/// The placement's own pose first, then every other pose its outline admits: those of
-/// [`symmetric_poses`], then those only its outline shows ([`poses::outline_poses`]), each
-/// with whether it lies beyond `tolerance_px`.
-fn other_poses(poly: &[Pt], placement: &Placement, tolerance_px: f64) -> Vec<(Pose, bool)> {
-    let mut poses = symmetric_poses(poly, placement, tolerance_px);
-    let known: Vec<Pose> = poses.iter().map(|p| p.0).collect();
-    let reach = SYMMETRY_REACH * tolerance_px;
-    let outline = poses::outline_poses(poly, &known[0], &known[1..], reach, tolerance_px);
-    poses.extend(
-        outline
-            .into_iter()
-            .map(|(pose, worst)| (pose, worst > tolerance_px)),
-    );
-    poses
-}
-
-/// The placement's own pose first, then every other pose (turned, or turned over) that
-/// puts `poly`'s corners onto the placed ones, renumbered, within [`SYMMETRY_REACH`] times
-/// `tolerance_px`, each with whether it lies beyond `tolerance_px` itself (an outline less
-/// alike, which the print must contradict by both measures). Corners, not vertices: a
-/// straightened side may keep a vertex where it bends by less than the tolerance, and then
-/// no renumbering of the vertices maps a near-isosceles triangle of six vertices onto its
-/// mirror image (12-piece photo seed 104 and 14-piece photo seed 121: such a triangle placed
-/// face down, whose print was never looked at).
-fn symmetric_poses(poly: &[Pt], placement: &Placement, tolerance_px: f64) -> Vec<(Pose, bool)> {
-    let own = Pose::of(placement);
-    let mut out = vec![(own, false)];
-    let corners =
-        clean_simple(poly, &Tol::flat_vertices(tolerance_px)).unwrap_or_else(|_| poly.to_vec());
-    let n = corners.len();
-    if n < 3 {
-        return out;
-    }
-    let placed: Vec<Pt> = corners.iter().map(|&p| own.place(p)).collect();
-    for mirror in [false, true] {
-        let from: Vec<Pt> = corners
-            .iter()
-            .map(|&p| if mirror { mirror_pt(p) } else { p })
-            .collect();
-        for reversed in [false, true] {
-            for shift in 0..n {
-                if mirror == placement.mirror && !reversed && shift == 0 {
-                    continue;
-                }
-                let to: Vec<Pt> = (0..n)
-                    .map(|j| {
-                        let i = if reversed { shift + n - j } else { shift + j };
-                        placed[i % n]
-                    })
-                    .collect();
-                let fit = fit_pose(&from, &to);
-                let worst = from
-                    .iter()
-                    .zip(&to)
-                    .map(|(&a, &b)| dist(fit.apply(a), b))
-                    .fold(0.0, f64::max);
-                if worst <= SYMMETRY_REACH * tolerance_px {
-                    let pose = Pose {
-                        mirror,
-                        rotation: fit.theta.to_degrees(),
-                        translation: fit.t,
-                    };
-                    out.push((pose, worst > tolerance_px));
-                }
-            }
         }
     }
     out

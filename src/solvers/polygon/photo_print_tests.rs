@@ -1,3 +1,4 @@
+use super::poses::{outline_poses, symmetric_poses};
 use super::*;
 
 /// The print of the test scene: every pixel's colour says where it is.
@@ -250,7 +251,7 @@ fn a_pose_only_the_outline_shows_is_found() {
     ];
     let own = placed(0, &bent, false, 0.0, [0.0, 0.0]);
     assert_eq!(symmetric_poses(&bent, &own, 1.0).len(), 1);
-    let found = poses::outline_poses(&bent, &Pose::of(&own), &[], 2.0, 1.0);
+    let found = outline_poses(&bent, &Pose::of(&own), &[], 2.0, 1.0);
     let turned = found
         .iter()
         .filter(|(p, _)| !p.mirror && (p.rotation.abs() - 180.0).abs() < 3.0)
@@ -263,7 +264,7 @@ fn a_pose_only_the_outline_shows_is_found() {
     assert_eq!((turned, flipped, found.len()), (1, 1, 2), "{found:?}");
     assert!(found.iter().all(|&(_, worst)| worst <= 2.0), "{found:?}");
     // Within a reach below half the bend, none; and never the own pose nudged.
-    let near = poses::outline_poses(&bent, &Pose::of(&own), &[], 1.0, 1.0);
+    let near = outline_poses(&bent, &Pose::of(&own), &[], 1.0, 1.0);
     assert!(near.is_empty(), "{near:?}");
     assert!(found
         .iter()

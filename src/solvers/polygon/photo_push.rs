@@ -11,8 +11,8 @@
 
 use super::edits::line_cross;
 use super::{
-    dist, edge_peaks, line_fit, median_of, normal, side_samples, sides, sub, unit, Pt, Reach,
-    Support, CORNER_SKIP, FAINT_FRACTION,
+    dist, edge_peaks, line_fit, normal, side_samples, sides, sub, unit, Pt, Reach, Support,
+    CORNER_SKIP,
 };
 use crate::solvers::polygon::geometry::{add, scale};
 
@@ -106,18 +106,5 @@ impl Support<'_> {
             });
         }
         out
-    }
-
-    /// Whether the edges along these samples of a side are faint (see
-    /// [`super::faint_sides`]).
-    fn faint(&self, samples: &[(Pt, Pt)]) -> bool {
-        let mut found: Vec<f64> = samples
-            .iter()
-            .map(|&(q, d)| {
-                super::strongest_near(q, normal(d, self.orientation), self.img)
-                    .map_or(0.0, |e| e.strength)
-            })
-            .collect();
-        median_of(&mut found).is_some_and(|m| m < FAINT_FRACTION * self.median)
     }
 }

@@ -20,7 +20,7 @@
 
 use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
 use crate::solvers::polygon::geometry::{
-    add, dist, is_simple, orientation, scale, signed_area, sub, Pt,
+    add, dist, is_simple, orientation, scale, sides, signed_area, sub, Pt,
 };
 use image::RgbImage;
 
@@ -114,14 +114,8 @@ pub fn faint_sides(poly: &[Pt], img: &RgbImage) -> Vec<(Pt, Pt)> {
     };
     sides(poly)
         .filter(|&(a, b)| {
-            let mut found: Vec<f64> = side_samples(a, b, CORNER_SKIP)
-                .map(|(q, d)| {
-                    strongest_near(q, normal(d, support.orientation), img)
-                        .map_or(0.0, |e| e.strength)
-                })
-                .collect();
-            found.len() >= FAINT_SAMPLES
-                && median_of(&mut found).is_some_and(|m| m < FAINT_FRACTION * support.median)
+            let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
+            samples.len() >= FAINT_SAMPLES && support.faint(&samples)
         })
         .collect()
 }
@@ -207,6 +201,18 @@ impl<'a> Support<'a> {
             weak_strength: (WEAK_FRACTION * median).max(floor),
             orientation,
         })
+    }
+
+    /// Whether the edges along these samples of a side (point, direction) are faint: their
+    /// median strength (none: 0) under [`FAINT_FRACTION`] of the piece's median.
+    fn faint(&self, samples: &[(Pt, Pt)]) -> bool {
+        let mut found: Vec<f64> = samples
+            .iter()
+            .map(|&(q, d)| {
+                strongest_near(q, normal(d, self.orientation), self.img).map_or(0.0, |e| e.strength)
+            })
+            .collect();
+        median_of(&mut found).is_some_and(|m| m < FAINT_FRACTION * self.median)
     }
 
     fn supported(&self, p: Pt, d: Pt) -> bool {
@@ -387,11 +393,6 @@ fn plausible(poly: &[Pt], next: &[Pt], area: f64) -> bool {
         && next
             .iter()
             .all(|p| poly.iter().any(|q| dist(*p, *q) <= MAX_MOVE_PX))
-}
-
-/// The sides of a closed polygon as (start, end).
-fn sides(poly: &[Pt]) -> impl Iterator<Item = (Pt, Pt)> + '_ {
-    (0..poly.len()).map(move |k| (poly[k], poly[(k + 1) % poly.len()]))
 }
 
 /// Points every pixel along `a`→`b`, `skip` from either end, with the segment's direction.
