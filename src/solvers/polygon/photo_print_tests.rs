@@ -137,15 +137,10 @@ fn a_pose_is_judged_by_its_hue_when_the_light_differs() {
     let images = read_once(&paths, load);
     let image_of = |k: usize| image_at(&paths, &images, k);
     let poses = symmetric_poses(&rectangle(), &solution.placements[1], 1.0);
+    let samples = shared_samples(1, &rectangle(), &poses, &solution.placements);
     let diff = |i: usize| {
-        print_mismatch(
-            1,
-            &poses[i].0,
-            &rectangle(),
-            &solution.placements,
-            &image_of,
-        )
-        .unwrap()
+        let d = differences_at(1, &poses[i].0, &samples, &solution.placements, &image_of);
+        median_of(&d.unwrap()).unwrap()
     };
     let right = (1..poses.len())
         .find(|&i| !poses[i].0.mirror && poses[i].0.rotation.abs() < 1.0)
