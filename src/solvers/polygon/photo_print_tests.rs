@@ -265,3 +265,48 @@ fn a_pose_only_the_outline_shows_is_found() {
         .iter()
         .all(|(p, _)| p.mirror || p.rotation.abs() > 20.0));
 }
+
+#[test]
+fn a_pose_must_be_the_better_at_most_samples_by_both_measures() {
+    let d = |rgb: f64, hue: f64| Some(Difference { rgb, hue });
+    // Clearly better medians, but by the hue worse at three samples of five (12:123).
+    let current = [
+        d(26.0, 9.0),
+        d(26.0, 9.0),
+        d(30.0, 8.0),
+        d(20.0, 4.0),
+        d(40.0, 4.0),
+    ];
+    let alt = [
+        d(18.0, 3.0),
+        d(18.0, 3.0),
+        d(19.0, 9.5),
+        d(18.0, 5.0),
+        d(25.0, 5.0),
+    ];
+    let (m_alt, m_cur) = (median_of_all(&alt), median_of_all(&current));
+    assert!(m_alt.clearly_better_than(&m_cur), "{m_alt:?} {m_cur:?}");
+    assert!(!mostly_better(Some(&alt), Some(&current)));
+    // Better at most samples by both: accepted; samples one pose does not show are left out
+    // of the pairs.
+    let alt = [
+        d(18.0, 3.0),
+        d(18.0, 3.0),
+        d(19.0, 3.0),
+        None,
+        d(50.0, 20.0),
+    ];
+    assert!(mostly_better(Some(&alt), Some(&current)));
+    // Nothing to compare: no.
+    assert!(!mostly_better(Some(&[None, None]), Some(&current[..2])));
+    assert!(!mostly_better(None, Some(&current)));
+}
+
+/// [`median_of`] without its minimum sample count.
+fn median_of_all(diffs: &[Option<Difference>]) -> Difference {
+    let mut v: Vec<Option<Difference>> = diffs.to_vec();
+    while v.len() < MIN_SAMPLES {
+        v.extend_from_slice(diffs);
+    }
+    median_of(&v).expect("enough samples")
+}

@@ -4,7 +4,7 @@
 //! convex corners; a memo of regions proven impossible with the same multiset of pieces).
 
 use super::geometry::{add, cross, scale, sub, Pt, Tol};
-use super::place::{pose, rho_placed};
+use super::place::{poses, rho_placed};
 use super::records::RegionPolygon;
 use super::symmetry::Anchor;
 use std::collections::{HashMap, HashSet};
@@ -195,32 +195,18 @@ impl<'a, V: Visitor> Search<'a, V> {
         }
         let mut found = 0;
         // Measured pieces: placings that ρ refused, tried again with the placed pieces they
-        // touch re-posed once the placings that fit as they are have been explored.
+        // touch re-posed once the placings that fit as they are have been explored; and the
+        // poses least squares moved away from, tried last (`place::poses`).
         let mut refused: Vec<(usize, usize, Vec<Pt>)> = Vec::new();
+        let mut unrefined: Vec<(usize, usize, Vec<Pt>)> = Vec::new();
         for (c, ai) in candidates {
-            let class = &self.classes[c];
-            let anchor = &class.anchors[ai];
-            let placed = pose(&pts, j, &anchor.local, &self.tol, self.refine);
-            match rho_placed(&pts, poly.area, j, &placed, class.area, &self.tol) {
-                Ok(polys) => {
-                    let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
-                    next.extend(
-                        region
-                            .iter()
-                            .enumerate()
-                            .filter(|&(k, _)| k != pi)
-                            .map(|(_, r)| r.clone()),
-                    );
-                    next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
-                    let step = Step {
-                        class: c,
-                        anchor: ai,
-                        placed,
-                        at: pts[j],
-                    };
-                    found += self.descend(next, avail, step, Vec::new());
-                }
-                Err(_) if self.refine => refused.push((c, ai, placed)),
+            let anchor = &self.classes[c].anchors[ai];
+            let mut poses = poses(&pts, j, &anchor.local, &self.tol, self.refine).into_iter();
+            let Some(placed) = poses.next() else { continue };
+            unrefined.extend(poses.map(|p| (c, ai, p)));
+            match self.place(&region, pi, j, c, ai, placed, avail) {
+                Ok(n) => found += n,
+                Err(placed) if self.refine => refused.push((c, ai, placed)),
                 Err(_) => {}
             }
             if self.stopped {
@@ -244,6 +230,17 @@ impl<'a, V: Visitor> Search<'a, V> {
                 };
                 found += self.descend(r.next, avail, step, r.moved);
             }
+            // Only where nothing else led to a solution: each is a whole subtree more.
+            if found == 0 {
+                for (c, ai, placed) in unrefined {
+                    if self.stopped {
+                        break;
+                    }
+                    found += self
+                        .place(&region, pi, j, c, ai, placed, avail)
+                        .unwrap_or(0);
+                }
+            }
             self.before.pop();
         }
         if self.stopped {
@@ -253,6 +250,43 @@ impl<'a, V: Visitor> Search<'a, V> {
             self.memo.insert(key);
         }
         found
+    }
+
+    /// ρ for `placed` (anchor `ai` of class `c`) at vertex `j` of region polygon `pi`, and the
+    /// search below it if legal: the solutions found, or the pose back when ρ refuses it.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        region: &[RegionPolygon],
+        pi: usize,
+        j: usize,
+        c: usize,
+        ai: usize,
+        placed: Vec<Pt>,
+        avail: &mut Vec<u32>,
+    ) -> Result<u64, Vec<Pt>> {
+        let poly = &region[pi];
+        let pts = poly.points();
+        let Ok(polys) = rho_placed(&pts, poly.area, j, &placed, self.classes[c].area, &self.tol)
+        else {
+            return Err(placed);
+        };
+        let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
+        next.extend(
+            region
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != pi)
+                .map(|(_, r)| r.clone()),
+        );
+        next.extend(polys.iter().map(|p| RegionPolygon::new(p)));
+        let step = Step {
+            class: c,
+            anchor: ai,
+            placed,
+            at: pts[j],
+        };
+        Ok(self.descend(next, avail, step, Vec::new()))
     }
 
     /// BEST VERTEX: among corners with an interior angle below π, the one where the fewest

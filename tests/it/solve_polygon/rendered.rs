@@ -141,10 +141,15 @@ fn rendered_scans_solve_end_to_end() {
 /// whose true pose no renumbering of its corners gives, until the print test also took the
 /// poses its outline admits (`photo_print_poses`); and 7:73 (held out), whose print fades to
 /// white along a short side, fitted 4–6 px inside the cut, until faint sides were pushed out
-/// onto the rim beyond them (`photo_push`).
+/// onto the rim beyond them (`photo_push`); and 10:172 (fresh), whose long piece least
+/// squares turned 2° off its hole by pulling its far vertex onto a side across a thin sliver
+/// of the region, until the pose PLACE gave was tried too where nothing else solved
+/// (`place::poses`), and whose near-kite's print was then read along other cuts in each pose
+/// until every pose was read at the same samples (`photo_print`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (10, 172),
         (7, 143),
         (7, 73),
         (12, 185),
