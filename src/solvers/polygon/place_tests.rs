@@ -181,3 +181,26 @@ mod sigma_properties {
         }
     }
 }
+
+#[test]
+fn the_pose_least_squares_pulled_onto_a_side_is_kept_as_an_alternative() {
+    use super::place::poses;
+    // A long thin piece at the top left corner of a 200 × 100 region, along the top side;
+    // its far vertex lies 4 px above the bottom side (eps 2.5 px, contacts within 5 px).
+    let region: [Pt; 4] = [[0., 0.], [0., 100.], [200., 100.], [200., 0.]];
+    let tol = Tol::new(100.0, 0.025);
+    let frame =
+        |placed: &[Pt]| -> Vec<Pt> { placed.iter().map(|p| [p[0], p[1] - 100.0]).collect() };
+    let near = frame(&[[0., 100.], [150., 4.], [20., 100.]]);
+    let got = poses(&region, 1, &near, &tol, true);
+    assert_eq!(got.len(), 2, "{got:?}");
+    // Least squares pulled the far vertex onto the bottom side, turning the piece …
+    assert!(got[0][1][1].abs() <= tol.eps, "{got:?}");
+    // … and the pose PLACE gave comes second, as it was.
+    assert_eq!(got[1], vec![[0., 100.], [150., 4.], [20., 100.]]);
+    // A piece whose vertices are all on the region's outline or far from it: one pose.
+    let clear = frame(&[[0., 100.], [150., 50.], [20., 100.]]);
+    assert_eq!(poses(&region, 1, &clear, &tol, true).len(), 1);
+    // Exact puzzles (no least squares): the PLACE pose only.
+    assert_eq!(poses(&region, 1, &near, &tol, false).len(), 1);
+}
