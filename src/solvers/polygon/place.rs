@@ -4,7 +4,7 @@
 //! checking the orientation of every sub-polygon (nil-polygons are ignored).
 
 use super::geometry::{
-    add, dist_to_line, meet, scale, segment_dist2, signed_area, sub, Meet, Pt, Tol,
+    add, dist_to_line, meet, scale, segment_dist2, sides, signed_area, sub, Meet, Pt, Tol,
 };
 
 /// Why a placing is not in the domain of ρ.
@@ -285,26 +285,23 @@ pub fn pose(region: &[Pt], j: usize, anchored: &[Pt], tol: &Tol, refined: bool) 
 }
 
 /// The poses ρ tries for a piece anchored at p_j: [`pose`]'s, and with `refined` also the
-/// pose PLACE gives (turned by [`corner_turn`] only) when least squares moved a vertex of it
-/// by more than `eps`. Why both: least squares can be led astray by a contact that is not one
-/// (10-piece photo seed 172: a long piece's far vertex lies across a thin sliver of the
-/// region, 6 px from a side it does not touch; pulled onto that side by the piece's longest
-/// lever, it turns the piece by 2° off the three sides it does lie along, the sliver pinches
-/// shut and no piece fills what is left), while elsewhere the least-squares pose is the one
-/// that fits; the search tells them apart by what follows.
+/// pose PLACE gives (turned by [`corner_turn`] only) when least squares made a contact: a
+/// vertex beyond `eps` of the region's outline as placed, within it as posed. Why both:
+/// least squares can be led astray by a contact that is not one (10-piece photo seed 172: a
+/// long piece's far vertex lies across a thin sliver of the region, 6 px from a side it does
+/// not touch; pulled onto that side by the piece's longest lever, it turns the piece by 2°
+/// off the three sides it does lie along, the sliver pinches shut and no piece fills what is
+/// left), while elsewhere the least-squares pose is the one that fits; the search tells them
+/// apart by what follows.
 pub fn poses(region: &[Pt], j: usize, anchored: &[Pt], tol: &Tol, refined: bool) -> Vec<Vec<Pt>> {
-    let turn = corner_turn(region, j, anchored, tol);
-    let placed = piece_turned(region, j, anchored, turn);
+    let placed = pose(region, j, anchored, tol, false);
     if !refined {
         return vec![placed];
     }
     let posed = super::refine::refine(region, &placed, tol);
-    // The contacts least squares made: a vertex beyond `eps` of the region's outline as
-    // placed, within it as posed.
     let off = |p: Pt| {
-        let n = region.len();
-        (0..n)
-            .map(|i| segment_dist2(p, region[i], region[(i + 1) % n]))
+        sides(region)
+            .map(|(a, b)| segment_dist2(p, a, b))
             .fold(f64::INFINITY, f64::min)
             .sqrt()
     };

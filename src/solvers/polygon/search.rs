@@ -204,7 +204,7 @@ impl<'a, V: Visitor> Search<'a, V> {
             let mut poses = poses(&pts, j, &anchor.local, &self.tol, self.refine).into_iter();
             let Some(placed) = poses.next() else { continue };
             unrefined.extend(poses.map(|p| (c, ai, p)));
-            match self.place(&region, pi, j, c, ai, placed, avail) {
+            match self.place(&region, pi, &pts, j, c, ai, placed, avail) {
                 Ok(n) => found += n,
                 Err(placed) if self.refine => refused.push((c, ai, placed)),
                 Err(_) => {}
@@ -237,7 +237,7 @@ impl<'a, V: Visitor> Search<'a, V> {
                         break;
                     }
                     found += self
-                        .place(&region, pi, j, c, ai, placed, avail)
+                        .place(&region, pi, &pts, j, c, ai, placed, avail)
                         .unwrap_or(0);
                 }
             }
@@ -252,23 +252,23 @@ impl<'a, V: Visitor> Search<'a, V> {
         found
     }
 
-    /// ρ for `placed` (anchor `ai` of class `c`) at vertex `j` of region polygon `pi`, and the
-    /// search below it if legal: the solutions found, or the pose back when ρ refuses it.
+    /// ρ for `placed` (anchor `ai` of class `c`) at vertex `j` of region polygon `pi` (whose
+    /// points are `pts`), and the search below it if legal: the solutions found, or the pose
+    /// back when ρ refuses it.
     #[allow(clippy::too_many_arguments)]
     fn place(
         &mut self,
         region: &[RegionPolygon],
         pi: usize,
+        pts: &[Pt],
         j: usize,
         c: usize,
         ai: usize,
         placed: Vec<Pt>,
         avail: &mut Vec<u32>,
     ) -> Result<u64, Vec<Pt>> {
-        let poly = &region[pi];
-        let pts = poly.points();
-        let Ok(polys) = rho_placed(&pts, poly.area, j, &placed, self.classes[c].area, &self.tol)
-        else {
+        let area = region[pi].area;
+        let Ok(polys) = rho_placed(pts, area, j, &placed, self.classes[c].area, &self.tol) else {
             return Err(placed);
         };
         let mut next: Vec<RegionPolygon> = Vec::with_capacity(region.len() + 1);
