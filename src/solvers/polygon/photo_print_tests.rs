@@ -1,5 +1,6 @@
 use super::poses::{outline_poses, symmetric_poses};
 use super::*;
+use crate::solvers::polygon::geometry::dist;
 
 /// The print of the test scene: every pixel's colour says where it is.
 fn print(x: f64, y: f64) -> image::Rgb<u8> {
