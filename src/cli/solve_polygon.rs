@@ -10,8 +10,8 @@ use crate::render::{render_outlines, render_solution, SolutionStyle};
 use crate::solvers::polygon::geometry::Pt;
 use crate::solvers::polygon::photo::{
     calibrate_edges, choose_by_print, photo_assembly, photo_options, photo_pieces_on_images_at,
-    photo_puzzle, scale_target, settle_by_print, straighten, PhotoPieces, MAX_EDGE_BIAS_PX,
-    STRAIGHTNESS_RETRIES,
+    photo_puzzle, scale_target, settle_by_print, straighten, PhotoPieces, Straightening,
+    MAX_EDGE_BIAS_PX, STRAIGHTNESS_RETRIES,
 };
 use crate::solvers::polygon::sides::SideParams;
 use crate::solvers::polygon::{
@@ -45,9 +45,9 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     let (target, from_image) = read_target(target_path, &opts)?;
     // Blurred photos: the sides are found on the images' colour edges, not the masks alone.
     // Where the search finds no solution, the sides are fitted again at other straightnesses.
-    let attempt = |straight_px: f64| -> anyhow::Result<Attempt> {
+    let attempt = |how: Straightening| -> anyhow::Result<Attempt> {
         let load = |p: &str| load_image(Path::new(p), &opts.limits).ok();
-        let mut pieces = photo_pieces_on_images_at(&set, load, straight_px)?;
+        let mut pieces = photo_pieces_on_images_at(&set, load, how)?;
         let (target, edge_offset) = if from_image {
             (scale_target(&target, pieces.area), 0.0)
         } else {
@@ -59,7 +59,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         let options = photo_options(&pieces, &puzzle);
         let report = solve(&puzzle, &options);
         Ok(Attempt {
-            straight_px,
+            how,
             pieces,
             edge_offset,
             puzzle,
@@ -67,18 +67,34 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             report,
         })
     };
-    let first = attempt(SideParams::default().straight_px)?;
+    let first = attempt(Straightening::default())?;
     // A retry whose pieces do not straighten at its bound is passed over: the first
     // attempt's outcome is what is reported then. Every retry is searched and the best
     // fitting solution kept, not the first found: a straightness whose polygons lead the
     // search to a wrong solution may come before one that finds the true (14-piece photo
     // seed 24: 1.3 px fits two pieces traded at 0.66 px RMS, 1.6 px the truth at 0.46).
-    let retried = || {
-        STRAIGHTNESS_RETRIES
-            .into_iter()
-            .filter_map(|straight_px| attempt(straight_px).ok())
+    // When none of them solves, the same again passing over the shadows' far edges
+    // ([`Straightening::past_shadow_ramps`]).
+    let best = |past_shadow_ramps: bool, straight: &mut dyn Iterator<Item = f64>| {
+        straight
+            .filter_map(|straight_px| {
+                attempt(Straightening {
+                    straight_px,
+                    past_shadow_ramps,
+                })
+                .ok()
+            })
             .filter(Attempt::solved)
             .min_by(|a, b| a.misfit().total_cmp(&b.misfit()))
+    };
+    let retried = || {
+        best(false, &mut STRAIGHTNESS_RETRIES.into_iter()).or_else(|| {
+            let default = SideParams::default().straight_px;
+            best(
+                true,
+                &mut std::iter::once(default).chain(STRAIGHTNESS_RETRIES),
+            )
+        })
     };
     let tried = if first.plausible() {
         first
@@ -92,7 +108,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         retried().unwrap_or(first)
     };
-    let (straight_px, edge_offset) = (tried.straight_px, tried.edge_offset);
+    let (how, edge_offset) = (tried.how, tried.edge_offset);
     let (pieces, puzzle, options) = (tried.pieces, tried.puzzle, tried.options);
     if let Some(dir) = &front.output {
         if dir.exists() && !dir.is_dir() {
@@ -135,7 +151,8 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         "solved": solution.is_some(),
         "pieces": pieces.ids.len(),
         "noise_px": pieces.noise_px,
-        "straight_px": straight_px,
+        "straight_px": how.straight_px,
+        "past_shadow_ramps": how.past_shadow_ramps,
         "edge_offset_px": edge_offset,
         "pieces_area": pieces.area,
         "target_area": target_area(&puzzle.target),
@@ -158,9 +175,15 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
             report.nodes,
             report.elapsed_ms
         ))?;
-        if straight_px != SideParams::default().straight_px {
+        if how != Straightening::default() {
             emit(&format!(
-                "solved with the sides fitted again at {straight_px} px straightness"
+                "solved with the sides fitted again at {} px straightness{}",
+                how.straight_px,
+                if how.past_shadow_ramps {
+                    ", past the drop shadows' far edges"
+                } else {
+                    ""
+                }
             ))?;
         }
         if let (Some(dir), Some(_)) = (&front.output, solution) {
@@ -189,8 +212,7 @@ const PLAUSIBLE_MISFIT: f64 = 3.0;
 
 /// The pieces straightened at one straightness, their puzzle and its search.
 struct Attempt {
-    /// Pixels (see [`SideParams::straight_px`]).
-    straight_px: f64,
+    how: Straightening,
     pieces: PhotoPieces,
     edge_offset: f64,
     puzzle: Puzzle,

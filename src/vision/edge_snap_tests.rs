@@ -168,6 +168,7 @@ fn a_short_outward_reach_keeps_a_steep_shadow_ramp_out() {
     let short = Reach {
         inward: 8.0,
         outward: 2.0,
+        past_shadow_ramps: false,
     };
     let t = edge_offset([31.5, 10.5], [1.0, 0.0], &img, short).expect("an edge");
     // 29.25: the rim bias (the module documentation), 0.75 px inside the cut.
@@ -179,4 +180,45 @@ fn a_short_outward_reach_keeps_a_steep_shadow_ramp_out() {
     // The polygon path's 6 px outwards takes the ramp's foot for the cut.
     let far = edge_offset([31.5, 10.5], [1.0, 0.0], &img, SYMMETRIC_REACH).expect("an edge");
     assert!(31.5 + far > 32.0, "edge at {} with 6 px out", 31.5 + far);
+}
+
+#[test]
+fn a_shadow_ramp_is_passed_over_for_the_cut_within_it() {
+    // An orange face cut at x = 20, then a drop shadow on light paper: deepest (0.7 of the
+    // paper) for 2 px, rising to the paper over 4 px, as at polygon photo 7:67. The mask took
+    // in the shadow up to x = 24, so the outline point is there, 4 px out from the cut, and the
+    // shadow's far edge lies within the 2 px outward reach.
+    let (face, paper) = ([215.0, 172.0, 127.0], [236.0, 236.0, 230.0]);
+    let img = blurred(50, 20, |x, _| {
+        let rise = ((x - 22.0) / 4.0).clamp(0.0, 1.0);
+        split(x, 20.0, face, paper.map(|p| p * (0.7 + 0.3 * rise)))
+    });
+    let mut reach = Reach {
+        inward: 6.0,
+        outward: 2.0,
+        past_shadow_ramps: false,
+    };
+    let at = [24.5, 10.5];
+    let outer = edge_offset(at, [1.0, 0.0], &img, reach).expect("an edge");
+    assert!(
+        at[0] + outer > 22.0,
+        "without the rule: edge at {}",
+        at[0] + outer
+    );
+    reach.past_shadow_ramps = true;
+    let cut = edge_offset(at, [1.0, 0.0], &img, reach).expect("an edge");
+    assert!(
+        (at[0] + cut - 20.0).abs() < 0.6,
+        "edge at {} (cut at 20)",
+        at[0] + cut
+    );
+    // A grey face's cut brightens outwards too, but with no colour step further in it stays.
+    let grey = [150.0, 150.0, 146.0];
+    let img = blurred(50, 20, |x, _| split(x, 20.0, grey, paper));
+    let t = edge_offset([20.5, 10.5], [1.0, 0.0], &img, reach).expect("an edge");
+    assert!(
+        (20.5 + t - 20.0).abs() < 0.6,
+        "grey face: edge at {}",
+        20.5 + t
+    );
 }

@@ -27,6 +27,7 @@ const MAX_AREA_CHANGE: f64 = 0.2;
 const REACH: Reach = Reach {
     inward: 8.0,
     outward: 2.0,
+    past_shadow_ramps: false,
 };
 /// A piece is snapped only when its mask stands this far (pixels, averaged over
 /// [`BULGE_SPAN`] outline points) further outside the colour edge somewhere than it does

@@ -59,6 +59,7 @@ impl Support<'_> {
             let reach = Reach {
                 inward: 0.0,
                 outward: PUSH_REACH_PX,
+                past_shadow_ramps: false,
             };
             let found: Vec<(f64, f64)> = samples
                 .iter()

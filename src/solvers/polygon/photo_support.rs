@@ -36,6 +36,7 @@ use edits::{notch_fills, side_drops};
 const SUPPORT_REACH: Reach = Reach {
     inward: 2.5,
     outward: 2.5,
+    past_shadow_ramps: false,
 };
 /// A boundary point is supported by an edge this close to it, pixels: the snapped sides lie
 /// 0.5–1.2 px inside the cut on light paper (the rim's bias, see `edge_snap`).

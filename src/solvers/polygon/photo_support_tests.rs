@@ -218,7 +218,7 @@ fn support_diagnosis() {
         let img =
             crate::vision::load_image(std::path::Path::new(&set.pieces[0].image), &opts.limits)
                 .expect("image");
-        let reach = super::super::snap_reach(set.pieces.iter(), &img);
+        let reach = super::super::snap_reach(set.pieces.iter(), &img, false);
         println!("== {n}:{seed} reach {reach:?}");
         for (i, piece) in set.pieces.iter().enumerate() {
             let Some(fit) = super::super::straighten_on_image(piece, &img, reach) else {

@@ -26,6 +26,20 @@ pub(super) fn rendered(
     crate::solvers::polygon::photo::PhotoPieces,
     Vec<usize>,
 )> {
+    rendered_with(pieces, seed, style, Default::default())
+}
+
+/// [`rendered`] with the pieces straightened as `how` says.
+pub(super) fn rendered_with(
+    pieces: usize,
+    seed: u64,
+    style: Style,
+    how: crate::solvers::polygon::photo::Straightening,
+) -> Option<(
+    crate::synth::truth::Truth,
+    crate::solvers::polygon::photo::PhotoPieces,
+    Vec<usize>,
+)> {
     let mut params = Params::new(Kind::Polygonal, pieces, seed);
     params.style = style;
     let out = generate(&params).expect("generates");
@@ -43,13 +57,14 @@ pub(super) fn rendered(
         run.failures.len()
     );
     let image = |p: &str| crate::vision::load_image(std::path::Path::new(p), &opts.limits).ok();
-    let mut photo = match crate::solvers::polygon::photo::photo_pieces_on_images(&set, image) {
-        Ok(p) => p,
-        Err(e) => {
-            println!("{e}");
-            return None;
-        }
-    };
+    let mut photo =
+        match crate::solvers::polygon::photo::photo_pieces_on_images_at(&set, image, how) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{e}");
+                return None;
+            }
+        };
     let offset = crate::solvers::polygon::photo::calibrate_edges(
         &mut photo,
         crate::solvers::polygon::target_area(std::slice::from_ref(&truth.assembled.outline)),
