@@ -97,15 +97,16 @@ pub struct Straightening {
     /// [`STRAIGHTNESS_RETRIES`]).
     pub straight_px: f64,
     /// Whether the snap passes over drop shadows' far edges on shadowed light paper
-    /// ([`Reach::past_shadow_ramps`]). The CLI tries it only when neither the default nor
-    /// any of [`STRAIGHTNESS_RETRIES`] solves, at the default straightness and then at each
-    /// retry's. Why only then: a shadow taken into the mask puts a side up to 4 px out on
-    /// it (7-piece photo seed 67), and the rule finds the cut there; over rendered polygon
-    /// photos seeds 1–40 it takes the corners missed from 77 to 63 and the vertices off by
-    /// over 1.5 px from 247 to 222 (`straightening_rendered`). But as the default it solved
-    /// 736 of 760 photos where the default solves 740 (7 gained, 11 lost, most of these to a
-    /// symmetric-looking piece turned over or two pieces traded by the print test), while the
-    /// four it solved that nothing else did (7:149, 10:43, 10:55, 12:145) are kept this way.
+    /// ([`Reach::past_shadow_ramps`]). The CLI straightens the pieces both ways at the
+    /// default straightness and keeps the better fitting solution (least `misfit_rms`), and
+    /// when nothing solves tries both ways at each of [`STRAIGHTNESS_RETRIES`]. Why both: a
+    /// shadow taken into the mask puts a side up to 4 px out on it (7-piece photo seed 67),
+    /// and the rule finds the cut there; over rendered polygon photos seeds 1–40 it takes the
+    /// corners missed from 77 to 63 and the vertices off by over 1.5 px from 247 to 222
+    /// (`straightening_rendered`). But alone it solved 736 of 760 photos where the default
+    /// solves 740 (7 gained, 11 lost, most of these to a piece turned over or two traded by
+    /// the print test), and in each of those 18 the true solution was the better fitting of
+    /// the two: both ways, 747.
     pub past_shadow_ramps: bool,
 }
 

@@ -146,13 +146,15 @@ fn rendered_scans_solve_end_to_end() {
 /// of the region, until the pose PLACE gave was tried too where nothing else solved
 /// (`place::poses`), and whose near-kite's print was then read along other cuts in each pose
 /// until every pose was read at the same samples (`photo_print`); and 7:149 (fresh), which
-/// no straightness solves until the sides are snapped past the drop shadows' far edges, where
-/// a shadow taken into a mask had put the outline out on it
+/// no straightness solves, and 14:143 (fresh), which solved wrongly, until the sides were also
+/// snapped past the drop shadows' far edges, where a shadow taken into a mask had put the
+/// outline out on it, and the better fitting solution kept
 /// (`photo::Straightening::past_shadow_ramps`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
         (7, 149),
+        (14, 143),
         (10, 172),
         (7, 143),
         (7, 73),
