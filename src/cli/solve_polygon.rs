@@ -62,24 +62,28 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         })
     };
     let attempt = |how: Straightening| straightened(how).map(Straightened::searched);
+    // The pieces at `straight_px` snapped past the shadows' far edges and searched, unless they
+    // come out as `plain` (the same straightness without, whose search is known): no
+    // photograph with shadows, or a scan.
+    let past_ramps = |straight_px: f64, plain: Option<&PhotoPieces>| -> Option<Attempt> {
+        let ramped = straightened(Straightening {
+            straight_px,
+            past_shadow_ramps: true,
+        })
+        .ok()?;
+        (plain != Some(&ramped.pieces)).then(|| ramped.searched())
+    };
+    let best_fitting = |attempts: &mut dyn Iterator<Item = Attempt>| {
+        attempts
+            .filter(Attempt::solved)
+            .min_by(|a, b| a.misfit().total_cmp(&b.misfit()))
+    };
     let first = attempt(Straightening::default())?;
     // On light paper with drop shadows, the sides snapped past the shadows' far edges too; the
     // better fitting solution is kept ([`Straightening::past_shadow_ramps`]: 740 → 747 of
     // the 760 rendered photos, none lost).
-    let past_ramps = Straightening {
-        past_shadow_ramps: true,
-        ..Straightening::default()
-    };
-    let first = match straightened(past_ramps) {
-        // Not searched again where the snap found no ramp to pass over (no shadows).
-        Ok(other) if other.pieces.polygons != first.pieces.polygons => {
-            let other = other.searched();
-            if other.solved() && other.misfit() < first.misfit() {
-                other
-            } else {
-                first
-            }
-        }
+    let first = match past_ramps(first.how.straight_px, Some(&first.pieces)) {
+        Some(other) if other.solved() && other.misfit() < first.misfit() => other,
         _ => first,
     };
     // A retry whose pieces do not straighten at its bound is passed over: the first
@@ -87,23 +91,29 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     // fitting solution kept, not the first found: a straightness whose polygons lead the
     // search to a wrong solution may come before one that finds the true (14-piece photo
     // seed 24: 1.3 px fits two pieces traded at 0.66 px RMS, 1.6 px the truth at 0.46).
-    // When none of them solves, the same again passing over the shadows' far edges.
-    let best = |past_shadow_ramps: bool, straight: &mut dyn Iterator<Item = f64>| {
-        straight
-            .filter_map(|straight_px| {
-                attempt(Straightening {
-                    straight_px,
-                    past_shadow_ramps,
+    let retried =
+        || {
+            let plain: Vec<(f64, Option<Attempt>)> = STRAIGHTNESS_RETRIES
+                .into_iter()
+                .map(|straight_px| {
+                    let how = Straightening {
+                        straight_px,
+                        past_shadow_ramps: false,
+                    };
+                    (straight_px, attempt(how).ok())
                 })
-                .ok()
-            })
-            .filter(Attempt::solved)
-            .min_by(|a, b| a.misfit().total_cmp(&b.misfit()))
-    };
-    let retried = || {
-        best(false, &mut STRAIGHTNESS_RETRIES.into_iter())
-            .or_else(|| best(true, &mut STRAIGHTNESS_RETRIES.into_iter()))
-    };
+                .collect();
+            if plain
+                .iter()
+                .any(|(_, a)| a.as_ref().is_some_and(Attempt::solved))
+            {
+                return best_fitting(&mut plain.into_iter().filter_map(|(_, a)| a));
+            }
+            // None solves: the same again past the shadows' far edges.
+            best_fitting(&mut plain.iter().filter_map(|(straight_px, a)| {
+                past_ramps(*straight_px, a.as_ref().map(|a| &a.pieces))
+            }))
+        };
     let tried = if first.plausible() {
         first
     } else if first.solved() {
