@@ -235,6 +235,64 @@ pub fn edge_peaks(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Vec<Edge>
         .collect()
 }
 
+/// How far either side of a line's centre its two sides are looked at, pixels: the blur
+/// spreads a 1 px rim over about 2 px.
+const LINE_SPAN: f64 = 2.0;
+
+/// The most distinct thin line of another colour across `normal` from `at`, centred within
+/// `within` px of it: the point whose colour differs most from both sides (its *depth*, the
+/// lesser of the largest RGB differences within [`LINE_SPAN`] on either side), where the two
+/// sides differ from each other by less than that depth (a step differs from its sides by
+/// half the step each, but its sides differ by all of it). As an [`Edge`]: the offset of the
+/// line's outer flank (half way back to the outer side's colour) and the depth; `None` if
+/// the profile leaves the image or has no such line.
+///
+/// Why: where a white face meets white paper, the cut shows only as the die-cut rim, a line
+/// a pixel wide a shade darker than both (luma about 242 between 253 and 254 on a rendered
+/// photo), and the gradient sees each of its two flanks as a weak step (7–16 against a piece
+/// median of 43) that falls below any threshold noise allows, where the line itself is 19
+/// deep: the corner completion of the polygon path looks for it along a pale corner's
+/// extended sides (`photo_support`).
+pub fn rim_line(at: Pt, normal: Pt, img: &RgbImage, within: f64) -> Option<Edge> {
+    let span = (LINE_SPAN / STEP).round() as i64;
+    let centre = (within / STEP).round() as i64;
+    let colours: Vec<[f64; 3]> = (-centre - span..=centre + span)
+        .map(|k| bilinear(img, add(at, scale(normal, k as f64 * STEP))))
+        .collect::<Option<_>>()?;
+    let differ =
+        |a: [f64; 3], b: [f64; 3]| ((0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f64>()).sqrt();
+    let span = span as usize;
+    (span..colours.len() - span)
+        .filter_map(|k| {
+            let here = colours[k];
+            let farthest = |range: std::ops::Range<usize>| {
+                range
+                    .map(|j| (differ(colours[j], here), j))
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+            };
+            let (inner, i) = farthest(k - span..k)?;
+            let (outer, o) = farthest(k + 1..k + span + 1)?;
+            let depth = inner.min(outer);
+            if differ(colours[i], colours[o]) >= depth {
+                return None;
+            }
+            // The cut is the line's outer flank, where the colour has come half way back to
+            // the outer side's (for a blurred step, its steepest point).
+            let half = 0.5 * outer;
+            let crossing = (k + 1..=o).find(|&j| differ(colours[j], here) >= half)?;
+            let (before, after) = (
+                differ(colours[crossing - 1], here),
+                differ(colours[crossing], here),
+            );
+            let t = crossing as f64 - (after - half) / (after - before).max(f64::EPSILON);
+            Some(Edge {
+                offset: (t - (centre + span as i64) as f64) * STEP,
+                strength: depth,
+            })
+        })
+        .max_by(|a, b| a.strength.total_cmp(&b.strength))
+}
+
 /// A step counts as a drop shadow's far edge when the colour difference across it (1 px
 /// either side) has less chroma than this fraction of its length, …
 const SHADOW_RAMP_CHROMA: f64 = 0.4;

@@ -222,3 +222,38 @@ fn a_shadow_ramp_is_passed_over_for_the_cut_within_it() {
         20.5 + t
     );
 }
+
+#[test]
+fn a_rim_between_white_and_white_is_a_line_at_the_cut() {
+    // A white face on white paper, edged by a 1 px rim a shade darker than both (a rendered
+    // photo's luma 242 between 253 and 254): each flank of the rim is a weak step, the rim
+    // itself a line; its outer flank is the cut.
+    let (white, rim, paper) = (
+        [250.0, 250.0, 247.0],
+        [236.0, 232.0, 222.0],
+        [252.0, 252.0, 250.0],
+    );
+    let img = blurred(40, 20, |x, _| {
+        split(x, 20.0, split(x, 19.0, white, rim), paper)
+    });
+    let line = rim_line([19.5, 10.5], [1.0, 0.0], &img, 1.2).expect("a line");
+    assert!(
+        (19.5 + line.offset - 20.0).abs() < 0.5,
+        "flank at {}",
+        19.5 + line.offset
+    );
+    let steepest = gradient_profile([19.5, 10.5], [1.0, 0.0], &img, SYMMETRIC_REACH)
+        .expect("a profile")
+        .iter()
+        .fold(0.0, |m: f64, g| m.max(g.1));
+    assert!(
+        line.strength > 1.5 * steepest,
+        "{line:?} against flanks of {steepest:.1}"
+    );
+    // A step, however strong, is not a line: its two sides differ by all of it.
+    let step = blurred(40, 20, |x, _| split(x, 20.0, BLUE, paper));
+    assert_eq!(rim_line([19.5, 10.5], [1.0, 0.0], &step, 1.2), None);
+    // Nor is flat paper.
+    let flat = blurred(40, 20, |_, _| paper);
+    assert_eq!(rim_line([19.5, 10.5], [1.0, 0.0], &flat, 1.2), None);
+}

@@ -108,6 +108,62 @@ pub(super) fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
     out
 }
 
+/// One end of a chord slid outwards along the line of the side beyond that end, the chord
+/// re-drawn from the slid vertex: where a pale corner is
+/// lost on light paper and the mask crosses the face from a real corner of the piece, the
+/// straightened polygon has one side too few there, and neither of the chord's neighbours
+/// meets the other at the lost corner (12-piece photo seed 149: a 131° corner 8 px outside
+/// a 40 px chord from the piece's next corner; no side drop can restore a vertex). The two
+/// segments the slide adds must carry a cut, as a completed corner's.
+pub(super) struct CornerSlide {
+    pub next: Vec<Pt>,
+    /// The extension of the side the vertex slid along, and the re-drawn chord; `corner_slides`
+    /// lists each length twice, the start slid (even places), then the end (odd).
+    pub segments: [(Pt, Pt); 2],
+}
+
+/// How far a chord's end is slid, at least and at most, pixels (1 px steps). At least: the
+/// extension must be long enough to show a cut beyond the blur of the corner it leaves
+/// (`CORNER_SKIP` at either end, then 3 samples); shorter slides, each passing as "too
+/// short to tell", crept a real corner along its side a pixel at a time.
+const SLIDE_PX: std::ops::RangeInclusive<usize> = 6..=24;
+
+/// Every [`CornerSlide`] of side `k` of `poly` (from vertex `k` to `k + 1`), both ends.
+pub(super) fn corner_slides(poly: &[Pt], k: usize) -> Vec<CornerSlide> {
+    let m = poly.len();
+    let (a, b, c, d) = (
+        poly[(k + m - 1) % m],
+        poly[k],
+        poly[(k + 1) % m],
+        poly[(k + 2) % m],
+    );
+    let mut out = Vec::new();
+    if dist(a, b) < 1.0 || dist(c, d) < 1.0 {
+        return out;
+    }
+    let (along_ab, along_dc) = (unit(sub(b, a)), unit(sub(c, d)));
+    for t in SLIDE_PX {
+        let t = t as f64;
+        // The chord's start slid along the side before it: a → b' → c.
+        let b1 = add(b, scale(along_ab, t));
+        let mut next = poly.to_vec();
+        next[k] = b1;
+        out.push(CornerSlide {
+            next,
+            segments: [(b, b1), (b1, c)],
+        });
+        // Its end slid along the side after it: b → c' → d.
+        let c1 = add(c, scale(along_dc, t));
+        let mut next = poly.to_vec();
+        next[(k + 1) % m] = c1;
+        out.push(CornerSlide {
+            next,
+            segments: [(c1, c), (b, c1)],
+        });
+    }
+    out
+}
+
 /// `poly` with the `count` vertices from index `k` on (cyclically) replaced by `with`.
 fn replace(poly: &[Pt], k: usize, count: usize, with: &[Pt]) -> Vec<Pt> {
     let m = poly.len();

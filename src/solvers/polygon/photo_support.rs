@@ -15,10 +15,12 @@
 //! peaks. A side is dropped (its neighbours extended to meet) when that removes mostly
 //! unsupported boundary (a needle over the paper); a corner is completed outwards when the
 //! extended sides carry a straight run of edges along their new length, since the cut is the
-//! outermost edge of a piece, even where only its rim shows it; and a faint side is pushed
-//! out onto a straight run of edges beyond it (`photo_push`), judged the same way.
+//! outermost edge of a piece, even where only its rim shows it (as steps, or as a thin line
+//! where a white face meets white paper); a faint side is pushed out onto a straight run of
+//! edges beyond it (`photo_push`), and a faint chord's end slid out along its neighbour to a
+//! lost corner, both judged the same way.
 
-use crate::solvers::polygon::edge_snap::{edge_peaks, Edge, Reach};
+use crate::solvers::polygon::edge_snap::{edge_peaks, rim_line, Edge, Reach};
 use crate::solvers::polygon::geometry::{
     add, dist, is_simple, orientation, scale, sides, signed_area, sub, Pt,
 };
@@ -30,7 +32,7 @@ mod edits;
 mod push;
 #[cfg(test)]
 use edits::SideDrop;
-use edits::{notch_fills, side_drops};
+use edits::{corner_slides, notch_fills, side_drops, CornerSlide};
 
 /// How far either side of a boundary point an edge is looked for when testing support, pixels.
 const SUPPORT_REACH: Reach = Reach {
@@ -57,6 +59,13 @@ const NOISE_FACTOR: f64 = 2.0;
 const WEAK_FRACTION: f64 = 0.2;
 /// ... at offsets within this RMS distance of a line, pixels.
 const EXTENSION_SCATTER: f64 = 0.35;
+/// A thin line along an extended side ([`rim_line`]) counts up to this far outside it,
+/// pixels: its outer flank is the cut itself, which the snapped sides, fitted to the merged
+/// face-to-rim-to-paper step, lie 0.5–1.2 px inside on light paper (`edge_snap`'s bias), so
+/// the extension of a side does too; inwards it counts within [`SUPPORT_OFFSET`] as steps
+/// do. Measured (10-piece photo seed 145, a white tip on white paper): the rim's flank at
+/// +1.0 to +1.8 px along the extended top side, −0.4 to +0.3 along the other.
+const LINE_OUTWARD: f64 = 2.0;
 /// Boundary within this distance of a vertex is not tested: the blur rounds every corner.
 const CORNER_SKIP: f64 = 1.5;
 /// An edit that makes the polygon smaller or reshapes it must remove at least this much
@@ -244,16 +253,18 @@ impl<'a> Support<'a> {
     /// Whether a cut runs along the segment `a`→`b` (a side extended to a completed corner):
     /// edges of at least the weak strength along [`EXTENSION_SUPPORT`] of it, at offsets that
     /// lie on a line within [`EXTENSION_SCATTER`] (a straight cut), not scattered as the blur
-    /// around a corner or noise leaves them. Too short to tell (under 3 samples): yes.
+    /// around a corner or noise leaves them. The edges are the colour gradient's peaks and,
+    /// where those do not make a cut, also a thin line of another colour ([`rim_line`], at
+    /// its outer flank, up to [`LINE_OUTWARD`] out: a white face's die-cut rim on white
+    /// paper, whose two flanks are each too weak a step). Too short to tell (under 3
+    /// samples): yes.
     fn continues_cut(&self, a: Pt, b: Pt) -> bool {
         let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
         if samples.len() < 3 {
             return true;
         }
         let n = normal(samples[0].1, self.orientation);
-        // Every sample's peaks near the line; on a sharp scan the rim gives two, a pixel
-        // apart, so each sample takes the one nearest the median of the strongest.
-        let peaks: Vec<Vec<Edge>> = samples
+        let mut edges: Vec<Vec<Edge>> = samples
             .iter()
             .map(|&(p, _)| {
                 edge_peaks(p, n, self.img, SUPPORT_REACH)
@@ -264,39 +275,18 @@ impl<'a> Support<'a> {
                     .collect()
             })
             .collect();
-        let mut strongest: Vec<f64> = peaks
-            .iter()
-            .filter_map(|p| p.iter().max_by(|x, y| x.strength.total_cmp(&y.strength)))
-            .map(|e| e.offset)
-            .collect();
-        if (strongest.len() as f64) < EXTENSION_SUPPORT * samples.len() as f64 {
-            return false;
+        if steady(&edges) {
+            return true;
         }
-        let Some(middle) = median_of(&mut strongest) else {
-            return false;
-        };
-        let found: Vec<(f64, f64)> = peaks
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| {
-                p.iter()
-                    .min_by(|x, y| {
-                        (x.offset - middle)
-                            .abs()
-                            .total_cmp(&(y.offset - middle).abs())
-                    })
-                    .map(|e| (i as f64, e.offset))
-            })
-            .collect();
-        // The blur around the corners the segment joins leaves a stray peak or two: dropped
-        // when off the line the others make.
-        let (line, _) = line_fit(&found);
-        let kept: Vec<(f64, f64)> = found
-            .into_iter()
-            .filter(|&(x, y)| (y - line(x)).abs() <= 2.0 * EXTENSION_SCATTER)
-            .collect();
-        (kept.len() as f64) >= EXTENSION_SUPPORT * samples.len() as f64
-            && line_fit(&kept).1 <= EXTENSION_SCATTER
+        // The lines only where the steps do not make a cut: a line's depth exceeds its
+        // flanks' steps, so among steps it would move the median the steps agree on.
+        for (found, &(p, _)) in edges.iter_mut().zip(&samples) {
+            found.extend(rim_line(p, n, self.img, SUPPORT_OFFSET).filter(|e| {
+                (-SUPPORT_OFFSET..=LINE_OUTWARD).contains(&e.offset)
+                    && e.strength >= self.weak_strength
+            }));
+        }
+        steady(&edges)
     }
 
     /// Every acceptable edit of `poly` (whose unsupported length is `cost`) with its
@@ -344,8 +334,76 @@ impl<'a> Support<'a> {
         for p in self.side_pushes(poly) {
             consider(p.next, Some(&p.segments));
         }
+        // And a faint chord's end slid out along its neighbour: the extension and the
+        // re-drawn chord must carry a cut, and the chord itself must not, not even a weak
+        // one: a real side of a pale piece is faint too, and the re-drawn chord a few degrees
+        // off it still runs along its edges (a corner slid past its end; a spurious vertex
+        // crept along a straight side).
+        for (k, (a, b)) in sides(poly).enumerate() {
+            let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
+            if samples.len() < FAINT_SAMPLES || !self.faint(&samples) || self.continues_cut(a, b) {
+                continue;
+            }
+            // Of each end's slides whose segments carry a cut, the middle one: the cut is
+            // found within the tolerance either side of the lost corner, so those slides
+            // make a run around it (the shortest leaves the least boundary unsupported, and
+            // the re-drawn chord's drift is too noisy to tell a pixel, measured).
+            let mut carried: [Vec<CornerSlide>; 2] = [Vec::new(), Vec::new()];
+            for (i, s) in corner_slides(poly, k).into_iter().enumerate() {
+                if s.segments.iter().all(|&(a, b)| self.continues_cut(a, b)) {
+                    carried[i % 2].push(s);
+                }
+            }
+            for mut run in carried {
+                if !run.is_empty() {
+                    let s = run.swap_remove(run.len() / 2);
+                    consider(s.next, Some(&s.segments));
+                }
+            }
+        }
         out
     }
+}
+
+/// Whether the edges found at consecutive samples of a segment (`peaks[i]` at sample `i`)
+/// make a straight cut: some edge at [`EXTENSION_SUPPORT`] of the samples, the ones nearest
+/// the median offset of the strongest lying on a line within [`EXTENSION_SCATTER`].
+fn steady(peaks: &[Vec<Edge>]) -> bool {
+    let needed = EXTENSION_SUPPORT * peaks.len() as f64;
+    let mut strongest: Vec<f64> = peaks
+        .iter()
+        .filter_map(|p| p.iter().max_by(|x, y| x.strength.total_cmp(&y.strength)))
+        .map(|e| e.offset)
+        .collect();
+    if (strongest.len() as f64) < needed {
+        return false;
+    }
+    // On a sharp scan the rim gives two peaks a pixel apart, so each sample takes the one
+    // nearest the median of the strongest.
+    let Some(middle) = median_of(&mut strongest) else {
+        return false;
+    };
+    let found: Vec<(f64, f64)> = peaks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            p.iter()
+                .min_by(|x, y| {
+                    (x.offset - middle)
+                        .abs()
+                        .total_cmp(&(y.offset - middle).abs())
+                })
+                .map(|e| (i as f64, e.offset))
+        })
+        .collect();
+    // The blur around the corners the segment joins leaves a stray peak or two: dropped
+    // when off the line the others make.
+    let (line, _) = line_fit(&found);
+    let kept: Vec<(f64, f64)> = found
+        .into_iter()
+        .filter(|&(x, y)| (y - line(x)).abs() <= 2.0 * EXTENSION_SCATTER)
+        .collect();
+    (kept.len() as f64) >= needed && line_fit(&kept).1 <= EXTENSION_SCATTER
 }
 
 /// The strongest peak of the colour gradient within [`SUPPORT_OFFSET`] of `p` along `n`.

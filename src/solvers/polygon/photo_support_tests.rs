@@ -61,6 +61,61 @@ fn a_white_corner_on_white_paper_is_completed_along_its_rim() {
     assert!(is_square(&out, 1.0), "{out:?}");
 }
 
+#[test]
+fn a_white_corner_with_a_faint_rim_is_completed_along_the_rim_line() {
+    // As above, but the rim is only a shade darker than the white face and paper (a rendered
+    // photo's die-cut rim on white, 10-piece photo seed 145): each of its flanks is a step
+    // too weak to count (7.0 against 10.6 here), the rim a line deep enough (16.9).
+    let faint_rim = [218.0, 214.0, 204.0];
+    let img = {
+        let inside = |x: u32, y: u32| (20..60).contains(&x) && (20..60).contains(&y);
+        let sharp = |x: u32, y: u32| {
+            let rim = [(0, 1), (2, 1), (1, 0), (1, 2)]
+                .iter()
+                .any(|&(dx, dy)| !inside((x + dx).saturating_sub(1), (y + dy).saturating_sub(1)));
+            match (inside(x, y), rim) {
+                (false, _) => PAPER,
+                (true, true) if x > y + 25 => faint_rim,
+                (true, true) => RIM,
+                (true, false) if x > y + 25 => WHITE,
+                (true, false) => FACE,
+            }
+        };
+        crate::vision::edge_snap::lens_blurred(80, 80, sharp)
+    };
+    let cut = [
+        [20.0, 20.0],
+        [45.0, 20.0],
+        [60.0, 35.0],
+        [60.0, 60.0],
+        [20.0, 60.0],
+    ];
+    let out = supported_polygon(&cut, &img);
+    assert!(is_square(&out, 1.0), "{out:?}");
+}
+
+#[test]
+fn a_corner_lost_beyond_a_faint_chord_is_restored_by_sliding_its_end() {
+    // The face fades to white over 16 px towards the bottom right corner, as the paper: the
+    // mask stopped in the fade and the polygon took a chord from the top right corner
+    // (60, 20) to the bottom side at (40, 60), so the corner (60, 60) is gone and the
+    // chord's neighbours (the top and bottom sides) are parallel: no side drop can restore
+    // it (12-piece photo seed 149). Sliding the chord's end along the bottom side does; only
+    // the rim shows the cut there. (A fade half as wide is a steady weak edge along the
+    // chord, which then counts as a faint real side and is not slid.)
+    let img = photo(|x, y| {
+        // Distance beyond the chord 2x + y = 140, pixels.
+        let s = (2.0 * f64::from(x) + f64::from(y) - 140.0) / 5f64.sqrt();
+        let t = ((s + 8.0) / 16.0).clamp(0.0, 1.0);
+        [0, 1, 2].map(|c| FACE[c] + t * (WHITE[c] - FACE[c]))
+    });
+    let chord = [[20.0, 20.0], [60.0, 20.0], [40.0, 60.0], [20.0, 60.0]];
+    let out = supported_polygon(&chord, &img);
+    assert!(is_square(&out, 1.5), "{out:?}");
+    // The square itself is left alone: no side of it is faint.
+    assert_eq!(supported_polygon(&SQUARE, &img), SQUARE.to_vec());
+}
+
 /// The square of [`SQUARE`] with a notch 12 px deep, 16 px wide in its top side.
 const NOTCHED: [Pt; 8] = [
     [20.0, 20.0],

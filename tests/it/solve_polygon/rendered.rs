@@ -149,10 +149,13 @@ fn rendered_scans_solve_end_to_end() {
 /// no straightness solves, and 14:143 (fresh), which solved wrongly, until the sides were also
 /// snapped past the drop shadows' far edges, where a shadow taken into a mask had put the
 /// outline out on it, and the better fitting solution kept
-/// (`photo::Straightening::past_shadow_ramps`).
+/// (`photo::Straightening::past_shadow_ramps`); and 10:145 (fresh), whose white tip on the
+/// white paper was lost, no solution, until the corner completion also took the die-cut rim
+/// as a thin line where its flanks were too weak a step (`edge_snap::rim_line`).
 #[test]
 fn rendered_photos_solve_end_to_end() {
     let cases = [
+        (10, 145),
         (7, 149),
         (14, 143),
         (10, 172),
