@@ -124,8 +124,8 @@ pub(super) struct CornerSlide {
 
 /// How far a chord's end is slid, at least and at most, pixels (1 px steps). At least: the
 /// extension must be long enough to show a cut beyond the blur of the corner it leaves
-/// (`CORNER_SKIP` at either end, then 3 samples); shorter slides, each passing as "too
-/// short to tell", crept a real corner along its side a pixel at a time.
+/// (`CORNER_SKIP` clear at either end, 4 samples at 6 px); slides of a pixel or two, each
+/// passing as "too short to tell", crept a real corner along its side a pixel at a time.
 const SLIDE_PX: std::ops::RangeInclusive<usize> = 6..=24;
 
 /// Every [`CornerSlide`] of side `k` of `poly` (from vertex `k` to `k + 1`), both ends.

@@ -344,25 +344,44 @@ impl<'a> Support<'a> {
             if samples.len() < FAINT_SAMPLES || !self.faint(&samples) || self.continues_cut(a, b) {
                 continue;
             }
-            // Of each end's slides whose segments carry a cut, the middle one: the cut is
-            // found within the tolerance either side of the lost corner, so those slides
-            // make a run around it (the shortest leaves the least boundary unsupported, and
-            // the re-drawn chord's drift is too noisy to tell a pixel, measured).
-            let mut carried: [Vec<CornerSlide>; 2] = [Vec::new(), Vec::new()];
+            // Of each end's slides whose segments carry a cut, the middle of the longest run
+            // of consecutive lengths: the cut is found within the tolerance either side of
+            // the lost corner, so those slides make a run around it (the shortest leaves the
+            // least boundary unsupported, and the re-drawn chord's drift is too noisy to tell
+            // a pixel, measured); a stray length that passes elsewhere is not part of it.
+            let mut carried: [Vec<(usize, CornerSlide)>; 2] = [Vec::new(), Vec::new()];
             for (i, s) in corner_slides(poly, k).into_iter().enumerate() {
                 if s.segments.iter().all(|&(a, b)| self.continues_cut(a, b)) {
-                    carried[i % 2].push(s);
+                    carried[i % 2].push((i / 2, s));
                 }
             }
-            for mut run in carried {
-                if !run.is_empty() {
-                    let s = run.swap_remove(run.len() / 2);
+            for passed in carried {
+                if let Some(s) = middle_of_longest_run(passed) {
                     consider(s.next, Some(&s.segments));
                 }
             }
         }
         out
     }
+}
+
+/// Of `(step, item)` pairs in increasing step order, the item in the middle of the longest
+/// run of consecutive steps (the first such run on a tie).
+fn middle_of_longest_run<T>(passed: Vec<(usize, T)>) -> Option<T> {
+    let mut best = 0..0;
+    let mut start = 0;
+    for i in 0..passed.len() {
+        if i > 0 && passed[i].0 != passed[i - 1].0 + 1 {
+            start = i;
+        }
+        if i + 1 - start > best.len() {
+            best = start..i + 1;
+        }
+    }
+    passed
+        .into_iter()
+        .nth(best.start + best.len() / 2)
+        .map(|(_, s)| s)
 }
 
 /// Whether the edges found at consecutive samples of a segment (`peaks[i]` at sample `i`)

@@ -9,14 +9,23 @@ const RIM: [f64; 3] = [196.0, 188.0, 170.0];
 /// pixels the cardboard rim, its face `face(x, y)`, blurred by [1 2 1]/4 both ways as a
 /// phone lens.
 fn photo_of(inside: impl Fn(u32, u32) -> bool, face: impl Fn(u32, u32) -> [f64; 3]) -> RgbImage {
+    photo_with_rim(inside, face, |_, _| RIM)
+}
+
+/// [`photo_of`] with the rim's colour `rim(x, y)`.
+fn photo_with_rim(
+    inside: impl Fn(u32, u32) -> bool,
+    face: impl Fn(u32, u32) -> [f64; 3],
+    rim: impl Fn(u32, u32) -> [f64; 3],
+) -> RgbImage {
     let sharp = |x: u32, y: u32| {
-        let rim = [(0, 1), (2, 1), (1, 0), (1, 2)]
+        let on_rim = [(0, 1), (2, 1), (1, 0), (1, 2)]
             .iter()
             .any(|&(dx, dy)| !inside((x + dx).saturating_sub(1), (y + dy).saturating_sub(1)));
         if !inside(x, y) {
             PAPER
-        } else if rim {
-            RIM
+        } else if on_rim {
+            rim(x, y)
         } else {
             face(x, y)
         }
@@ -45,19 +54,21 @@ fn a_correct_polygon_is_left_as_it_is() {
     assert_eq!(supported_polygon(&SQUARE, &img), SQUARE.to_vec());
 }
 
+/// The square of [`SQUARE`] with its top right corner cut along x − y = 25.
+const WHITE_CORNER_CUT: [Pt; 5] = [
+    [20.0, 20.0],
+    [45.0, 20.0],
+    [60.0, 35.0],
+    [60.0, 60.0],
+    [20.0, 60.0],
+];
+
 #[test]
 fn a_white_corner_on_white_paper_is_completed_along_its_rim() {
     // The top right corner of the face is white, as the paper: the mask stopped at the print's
     // edge x − y = 25 and the polygon cut the corner there. Only the rim shows the cut.
     let img = photo(|x, y| if x > y + 25 { WHITE } else { FACE });
-    let cut = [
-        [20.0, 20.0],
-        [45.0, 20.0],
-        [60.0, 35.0],
-        [60.0, 60.0],
-        [20.0, 60.0],
-    ];
-    let out = supported_polygon(&cut, &img);
+    let out = supported_polygon(&WHITE_CORNER_CUT, &img);
     assert!(is_square(&out, 1.0), "{out:?}");
 }
 
@@ -67,30 +78,12 @@ fn a_white_corner_with_a_faint_rim_is_completed_along_the_rim_line() {
     // photo's die-cut rim on white, 10-piece photo seed 145): each of its flanks is a step
     // too weak to count (7.0 against 10.6 here), the rim a line deep enough (16.9).
     let faint_rim = [218.0, 214.0, 204.0];
-    let img = {
-        let inside = |x: u32, y: u32| (20..60).contains(&x) && (20..60).contains(&y);
-        let sharp = |x: u32, y: u32| {
-            let rim = [(0, 1), (2, 1), (1, 0), (1, 2)]
-                .iter()
-                .any(|&(dx, dy)| !inside((x + dx).saturating_sub(1), (y + dy).saturating_sub(1)));
-            match (inside(x, y), rim) {
-                (false, _) => PAPER,
-                (true, true) if x > y + 25 => faint_rim,
-                (true, true) => RIM,
-                (true, false) if x > y + 25 => WHITE,
-                (true, false) => FACE,
-            }
-        };
-        crate::vision::edge_snap::lens_blurred(80, 80, sharp)
-    };
-    let cut = [
-        [20.0, 20.0],
-        [45.0, 20.0],
-        [60.0, 35.0],
-        [60.0, 60.0],
-        [20.0, 60.0],
-    ];
-    let out = supported_polygon(&cut, &img);
+    let img = photo_with_rim(
+        |x, y| (20..60).contains(&x) && (20..60).contains(&y),
+        |x, y| if x > y + 25 { WHITE } else { FACE },
+        |x, y| if x > y + 25 { faint_rim } else { RIM },
+    );
+    let out = supported_polygon(&WHITE_CORNER_CUT, &img);
     assert!(is_square(&out, 1.0), "{out:?}");
 }
 
@@ -387,4 +380,13 @@ fn a_short_side_across_the_face_is_faint() {
         faint_sides(&CORNER_CUT, &img),
         vec![(CORNER_CUT[1], CORNER_CUT[2])]
     );
+}
+
+#[test]
+fn a_slide_is_taken_from_the_middle_of_the_longest_run() {
+    let passed = |steps: &[usize]| steps.iter().map(|&t| (t, t)).collect::<Vec<_>>();
+    assert_eq!(middle_of_longest_run(passed(&[0, 1, 14, 15, 16])), Some(15));
+    assert_eq!(middle_of_longest_run(passed(&[3])), Some(3));
+    assert_eq!(middle_of_longest_run(passed(&[2, 3, 9, 10])), Some(3));
+    assert_eq!(middle_of_longest_run::<usize>(Vec::new()), None);
 }
