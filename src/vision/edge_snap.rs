@@ -261,30 +261,28 @@ pub fn rim_line(at: Pt, normal: Pt, img: &RgbImage, within: f64) -> Option<Edge>
     let colours: Vec<[f64; 3]> = (-centre - span..=centre + span)
         .map(|k| bilinear(img, add(at, scale(normal, k as f64 * STEP))))
         .collect::<Option<_>>()?;
-    let differ =
-        |a: [f64; 3], b: [f64; 3]| ((0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f64>()).sqrt();
     let span = span as usize;
     (span..colours.len() - span)
         .filter_map(|k| {
             let here = colours[k];
             let farthest = |range: std::ops::Range<usize>| {
                 range
-                    .map(|j| (differ(colours[j], here), j))
+                    .map(|j| (colour_distance(colours[j], here), j))
                     .max_by(|a, b| a.0.total_cmp(&b.0))
             };
             let (inner, i) = farthest(k - span..k)?;
             let (outer, o) = farthest(k + 1..k + span + 1)?;
             let depth = inner.min(outer);
-            if differ(colours[i], colours[o]) >= depth {
+            if colour_distance(colours[i], colours[o]) >= depth {
                 return None;
             }
             // The cut is the line's outer flank, where the colour has come half way back to
             // the outer side's (for a blurred step, its steepest point).
             let half = 0.5 * outer;
-            let crossing = (k + 1..=o).find(|&j| differ(colours[j], here) >= half)?;
+            let crossing = (k + 1..=o).find(|&j| colour_distance(colours[j], here) >= half)?;
             let (before, after) = (
-                differ(colours[crossing - 1], here),
-                differ(colours[crossing], here),
+                colour_distance(colours[crossing - 1], here),
+                colour_distance(colours[crossing], here),
             );
             let t = crossing as f64 - (after - half) / (after - before).max(f64::EPSILON);
             Some(Edge {
@@ -318,7 +316,7 @@ fn shadow_ramp(img: &RgbImage, at: Pt, normal: Pt, offset: f64) -> bool {
     let d: [f64; 3] = std::array::from_fn(|c| outside[c] - inside[c]);
     let grey = (d[0] + d[1] + d[2]) / 3.0;
     let chroma = d.iter().map(|v| (v - grey).powi(2)).sum::<f64>().sqrt();
-    let length = d.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let length = colour_distance(inside, outside);
     grey > 0.0 && chroma < SHADOW_RAMP_CHROMA * length
 }
 
@@ -335,8 +333,7 @@ fn gradient_profile(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Option<
     for k in -inward..=outward {
         let t = k as f64 * STEP;
         let (lo, hi) = (colour(t - STEP)?, colour(t + STEP)?);
-        let g = ((0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>()).sqrt();
-        grad.push((t, g));
+        grad.push((t, colour_distance(lo, hi)));
     }
     Some(grad)
 }
@@ -361,6 +358,11 @@ fn prominence(grad: &[(f64, f64)], k: usize) -> f64 {
     let left = low(&mut (k.saturating_sub(span)..k).rev());
     let right = low(&mut (k + 1..(k + span + 1).min(grad.len())));
     top - left.max(right)
+}
+
+/// The Euclidean distance between two RGB colours.
+fn colour_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((0..3).map(|c| (a[c] - b[c]).powi(2)).sum::<f64>()).sqrt()
 }
 
 /// The image's colour at a point (pixel centres at +0.5), interpolated bilinearly; `None`

@@ -30,9 +30,11 @@ use image::RgbImage;
 mod edits;
 #[path = "photo_push.rs"]
 mod push;
+#[path = "photo_slide.rs"]
+mod slide;
 #[cfg(test)]
 use edits::SideDrop;
-use edits::{corner_slides, notch_fills, side_drops, CornerSlide};
+use edits::{notch_fills, side_drops};
 
 /// How far either side of a boundary point an edge is looked for when testing support, pixels.
 const SUPPORT_REACH: Reach = Reach {
@@ -123,10 +125,7 @@ pub fn faint_sides(poly: &[Pt], img: &RgbImage) -> Vec<(Pt, Pt)> {
         return Vec::new();
     };
     sides(poly)
-        .filter(|&(a, b)| {
-            let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
-            samples.len() >= FAINT_SAMPLES && support.faint(&samples)
-        })
+        .filter(|&(a, b)| support.faint_side(a, b))
         .collect()
 }
 
@@ -223,6 +222,13 @@ impl<'a> Support<'a> {
             })
             .collect();
         median_of(&mut found).is_some_and(|m| m < FAINT_FRACTION * self.median)
+    }
+
+    /// Whether the side `a`→`b` is faint: long enough for [`FAINT_SAMPLES`] samples and
+    /// [`Self::faint`] along them.
+    fn faint_side(&self, a: Pt, b: Pt) -> bool {
+        let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
+        samples.len() >= FAINT_SAMPLES && self.faint(&samples)
     }
 
     fn supported(&self, p: Pt, d: Pt) -> bool {
@@ -334,54 +340,13 @@ impl<'a> Support<'a> {
         for p in self.side_pushes(poly) {
             consider(p.next, Some(&p.segments));
         }
-        // And a faint chord's end slid out along its neighbour: the extension and the
-        // re-drawn chord must carry a cut, and the chord itself must not, not even a weak
-        // one: a real side of a pale piece is faint too, and the re-drawn chord a few degrees
-        // off it still runs along its edges (a corner slid past its end; a spurious vertex
-        // crept along a straight side).
-        for (k, (a, b)) in sides(poly).enumerate() {
-            let samples: Vec<(Pt, Pt)> = side_samples(a, b, CORNER_SKIP).collect();
-            if samples.len() < FAINT_SAMPLES || !self.faint(&samples) || self.continues_cut(a, b) {
-                continue;
-            }
-            // Of each end's slides whose segments carry a cut, the middle of the longest run
-            // of consecutive lengths: the cut is found within the tolerance either side of
-            // the lost corner, so those slides make a run around it (the shortest leaves the
-            // least boundary unsupported, and the re-drawn chord's drift is too noisy to tell
-            // a pixel, measured); a stray length that passes elsewhere is not part of it.
-            let mut carried: [Vec<(usize, CornerSlide)>; 2] = [Vec::new(), Vec::new()];
-            for (i, s) in corner_slides(poly, k).into_iter().enumerate() {
-                if s.segments.iter().all(|&(a, b)| self.continues_cut(a, b)) {
-                    carried[i % 2].push((i / 2, s));
-                }
-            }
-            for passed in carried {
-                if let Some(s) = middle_of_longest_run(passed) {
-                    consider(s.next, Some(&s.segments));
-                }
-            }
+        // And a faint chord's end slid out along its neighbour (`photo_slide`): the
+        // extension and the re-drawn chord.
+        for s in self.chord_slides(poly) {
+            consider(s.next, Some(&s.segments));
         }
         out
     }
-}
-
-/// Of `(step, item)` pairs in increasing step order, the item in the middle of the longest
-/// run of consecutive steps (the first such run on a tie).
-fn middle_of_longest_run<T>(passed: Vec<(usize, T)>) -> Option<T> {
-    let mut best = 0..0;
-    let mut start = 0;
-    for i in 0..passed.len() {
-        if i > 0 && passed[i].0 != passed[i - 1].0 + 1 {
-            start = i;
-        }
-        if i + 1 - start > best.len() {
-            best = start..i + 1;
-        }
-    }
-    passed
-        .into_iter()
-        .nth(best.start + best.len() / 2)
-        .map(|(_, s)| s)
 }
 
 /// Whether the edges found at consecutive samples of a segment (`peaks[i]` at sample `i`)

@@ -1,3 +1,4 @@
+use super::slide::middle_of_longest_run;
 use super::*;
 
 const PAPER: [f64; 3] = [236.0, 236.0, 230.0];
