@@ -6,8 +6,9 @@
 //! a *junction closure* (the paper's multiple closure falls out of the same test). Proposals
 //! are taken in tiers: junction closures first (two matings agreeing on a pose are strong
 //! evidence), then single matings that are mutually best (each chainlet is the other's best
-//! mate), then the rest. Within a tier the cost is Δ in units of the puzzle's typical Δ times
-//! the figure of merit (Δ over the Δ of the next-best alternative), so a mating must be both
+//! mate), then the rest, as long as they fit as well as a good seam
+//! ([`MatingTable::good_seam`]). Within a tier the cost is Δ in units of the puzzle's typical
+//! Δ times the figure of merit (Δ over the Δ of the next-best alternative), so a mating must be both
 //! good and unambiguous; ties go to the piece beside the last-mated one, which keeps the growth
 //! a spiral around the seed.
 //!

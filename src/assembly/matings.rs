@@ -23,6 +23,9 @@ const MIN_RMS_PX: f64 = 1.5;
 /// Overlap tolerance as a fraction of the median piece size: outlines of true mates cross
 /// by a pixel or two where the cut is noisy; overlapping pieces go much deeper.
 const OVERLAP_FRACTION: f64 = 0.04;
+/// A seam (a pair of mated chainlets) is good when its Δ is within this many times the
+/// puzzle's typical Δ of best matings.
+const GOOD_SEAM_FACTOR: f64 = 4.0;
 
 /// One possible mating of chainlet `a` with chainlet `b` of another piece.
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +57,12 @@ pub struct MatingTable {
 }
 
 impl MatingTable {
+    /// The largest Δ of a good seam (see [`GOOD_SEAM_FACTOR`]): what growth asks of a piece
+    /// that joins on one mating, and what error correction counts seams by.
+    pub fn good_seam(&self) -> f64 {
+        GOOD_SEAM_FACTOR * self.delta_typical
+    }
+
     /// Chainlet `a`'s shaped matings, then its straight ones.
     pub fn all_of(&self, a: usize) -> impl Iterator<Item = &Mating> {
         self.per_chainlet[a]

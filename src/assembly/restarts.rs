@@ -11,9 +11,6 @@ use std::cmp::Ordering;
 
 /// Growths started from this many of the most certain seeds are compared (see [`grow`]).
 const STARTS: usize = 4;
-/// A seam (a pair of mated chainlets) is good when its Δ is within this many times the
-/// puzzle's typical Δ of best matings.
-const GOOD_SEAM_FACTOR: f64 = 4.0;
 /// Share of pieces placed, and of seams good, above which the first growth is kept as it is.
 const CLEAN_SHARE: f64 = 0.98;
 /// Revisited growths may place this many pieces in all: many revisions on a small puzzle,
@@ -53,7 +50,7 @@ struct Quality {
 pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     let firsts = ranked_seeds(shapes, table, STARTS);
     let none = vec![false; shapes.chainlets.len()];
-    let limit = GOOD_SEAM_FACTOR * table.delta_typical;
+    let limit = table.good_seam();
     let grown = |seed: usize, boundary: Vec<bool>| {
         let growth = grow_from(shapes, table, Some(seed), boundary);
         let quality = quality(&growth, limit);
