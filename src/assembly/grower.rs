@@ -280,28 +280,13 @@ impl<'a> Grower<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assembly::candidates::FeatureStats;
     use crate::assembly::grow::Placed;
 
     /// Three bare pieces of four chainlets, piece 0 placed; the typical Δ is 10, so a good
     /// seam's is up to 40.
     fn first_piece_placed() -> (Shapes, MatingTable, Growth) {
         let shapes = Shapes::bare(3, 4);
-        let table = MatingTable {
-            per_chainlet: vec![Vec::new(); 12],
-            delta_threshold: 100.0,
-            delta_typical: 10.0,
-            stats: FeatureStats {
-                names: [""; 7],
-                precision: [1.0; 7],
-                thresholds: [1.0; 7],
-                weights: [1.0; 7],
-            },
-            colours: Default::default(),
-            comparisons: 0,
-            straight: Vec::new(),
-            straight_seams: false,
-        };
+        let table = MatingTable::bare(vec![Vec::new(); 12], 100.0, 10.0);
         let mut g = Growth {
             placed: vec![None; 3],
             mate_of: vec![None; 12],

@@ -71,6 +71,29 @@ impl MatingTable {
     }
 }
 
+#[cfg(test)]
+impl MatingTable {
+    /// A table of the given matings with no feature statistics, colours or straight seams:
+    /// for tests of what assembly does with matings.
+    pub fn bare(per_chainlet: Vec<Vec<Mating>>, delta_threshold: f64, delta_typical: f64) -> Self {
+        MatingTable {
+            per_chainlet,
+            delta_threshold,
+            delta_typical,
+            stats: FeatureStats {
+                names: [""; 7],
+                precision: [1.0; 7],
+                thresholds: [1.0; 7],
+                weights: [1.0; 7],
+            },
+            colours: Default::default(),
+            comparisons: 0,
+            straight: Vec::new(),
+            straight_seams: false,
+        }
+    }
+}
+
 /// Compares every chainlet with its feature-similar candidates (from
 /// [`super::candidates::mating_candidates`]), in parallel.
 pub fn mating_table(

@@ -137,7 +137,6 @@ fn fit(pairs: &[Pair], images: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assembly::candidates::FeatureStats;
     use crate::assembly::geometry::{Pose, P2};
     use crate::assembly::matings::Mating;
     use crate::assembly::shapes::{ChainletShape, PieceShape};
@@ -207,8 +206,8 @@ mod tests {
                 });
             }
         }
-        let table = MatingTable {
-            per_chainlet: partner
+        let table = MatingTable::bare(
+            partner
                 .iter()
                 .map(|&b| {
                     vec![Mating {
@@ -218,19 +217,9 @@ mod tests {
                     }]
                 })
                 .collect(),
-            delta_threshold: 1.0,
-            delta_typical: 1.0,
-            stats: FeatureStats {
-                names: [""; 7],
-                precision: [1.0; 7],
-                thresholds: [1.0; 7],
-                weights: [1.0; 7],
-            },
-            colours: Default::default(),
-            comparisons: 0,
-            straight: Vec::new(),
-            straight_seams: false,
-        };
+            1.0,
+            1.0,
+        );
         (shapes, table)
     }
 
