@@ -166,11 +166,12 @@ impl<'a> Grower<'a> {
                 // a good seam: that says little, and a wrong one is built on. Irregular 100
                 // photos seed 51: piece 31 joined on one mating at twice the limit (not
                 // mutual; its chainlet fits another piece better), and 37 pieces grew from it
-                // a piece's width off their places (77.8 %; 94.4 % without). Such a piece
-                // waits to close a junction, or starts a cluster that merges on two agreeing
-                // matings. Sure ones stay: with those refused too, irregular 100 photos seed
-                // 32 left out a true piece that joins on a sure mating at 1.8 times the limit,
-                // and grew wrong elsewhere (100 → 84.8 %).
+                // a piece's width off their places (77.8 %; 94.4 % without, 100 % with the
+                // revisions' budget of `restarts`). Such a piece waits to close a junction,
+                // or starts a cluster that merges on two agreeing matings. Sure ones stay:
+                // with those refused too, irregular 100 photos seed 32 left out a true piece
+                // that joins on a sure mating at 1.8 times the limit, and grew wrong
+                // elsewhere (100 → 84.8 %).
                 let poor = count == 1 && !sure && closes.iter().any(|s| s.2 > good_seam);
                 if closes.is_empty() || poor || (lone_straight && !(self.pockets && sure)) {
                     continue;

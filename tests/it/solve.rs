@@ -543,15 +543,12 @@ fn irregular_100_photos_end_to_end() {
 /// Irregular 100 photos seed 51: piece 31 joined the cluster on one mating at twice the
 /// good-seam limit, not mutual and not its chainlet's best, and 37 pieces grew from it a
 /// piece's width off their places (77.8 % of neighbours, 44 pieces directly right). Growth no
-/// longer takes such a mating alone (`assembly::grower`): 94.4 %, 95 pieces.
+/// longer takes such a mating alone (`assembly::grower`): 94.4 %, 95 pieces; with the
+/// revisions' budget raised so that a growth may take back two ambiguous matings
+/// (`assembly::restarts`), 100 %. Without the first it stays at 77.8 % either way.
 #[test]
 fn a_poor_ambiguous_mating_does_not_carry_a_block_of_pieces_off_its_place() {
-    let (_, s) = photo_solved(Kind::Irregular, 100, 51);
-    assert!(
-        s.direct_accuracy >= 0.9 && s.neighbour_accuracy >= 0.9,
-        "{}",
-        s.summary()
-    );
+    photo_solved_completely(Kind::Irregular, 100, 51);
 }
 
 /// Irregular 100 photos seed 11: late in the growth two corner pieces, held by one mating,
