@@ -8,9 +8,9 @@
 //! evidence), then single matings that are mutually best (each chainlet is the other's best
 //! mate), then the rest, as long as they fit as well as a good seam
 //! ([`MatingTable::good_seam`]). Within a tier the cost is Δ in units of the puzzle's typical
-//! Δ times the figure of merit (Δ over the Δ of the next-best alternative), so a mating must be both
-//! good and unambiguous; ties go to the piece beside the last-mated one, which keeps the growth
-//! a spiral around the seed.
+//! Δ times the figure of merit (Δ over the Δ of the next-best alternative), so a mating must
+//! be both good and unambiguous; ties go to the piece beside the last-mated one, which keeps
+//! the growth a spiral around the seed.
 //!
 //! Before a piece joins it must pass the intersection test (no overlap with any placed piece)
 //! and the closure test: wherever one of its chainlets now lies along an open chainlet of the

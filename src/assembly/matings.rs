@@ -57,8 +57,8 @@ pub struct MatingTable {
 }
 
 impl MatingTable {
-    /// The largest Δ of a good seam (see [`GOOD_SEAM_FACTOR`]): what growth asks of a piece
-    /// that joins on one mating, and what error correction counts seams by.
+    /// The largest Δ of a good seam (`GOOD_SEAM_FACTOR` times the typical Δ): what growth
+    /// asks of a piece that joins on one mating, and what error correction counts seams by.
     pub fn good_seam(&self) -> f64 {
         GOOD_SEAM_FACTOR * self.delta_typical
     }

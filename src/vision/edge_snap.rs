@@ -240,14 +240,14 @@ pub fn edge_peaks(at: Pt, normal: Pt, img: &RgbImage, reach: Reach) -> Vec<Edge>
 const LINE_SPAN: f64 = 2.0;
 
 /// The most distinct thin line of another colour across `normal` from `at`, centred within
-/// `within` px of it (rounded to the profile's step): the point whose colour differs most from both sides (its *depth*, the
-/// lesser of the largest RGB differences within [`LINE_SPAN`] on either side), where the two
-/// sides differ from each other by less than that depth (a step differs from its sides by
-/// half the step each, but its sides differ by all of it). As an [`Edge`]: the offset of the
-/// line's outer flank (half way back to the outer side's colour) and the depth; `None` if
-/// the profile leaves the image or has no such line. The depth is a colour difference
-/// across the line, not a gradient over half a pixel as an [`Edge`]'s strength is
-/// elsewhere: a line that deep has flanks about half as strong.
+/// `within` px of it (rounded to the profile's step): the point whose colour differs most
+/// from both sides (its *depth*, the lesser of the largest RGB differences within
+/// `LINE_SPAN` on either side), where the two sides differ from each other by less than
+/// that depth (a step differs from its sides by half the step each, but its sides differ by
+/// all of it). As an [`Edge`]: the offset of the line's outer flank (half way back to the
+/// outer side's colour) and the depth; `None` if the profile leaves the image or has no such
+/// line. The depth is a colour difference across the line, not a gradient over half a pixel
+/// as an [`Edge`]'s strength is elsewhere: a line that deep has flanks about half as strong.
 ///
 /// Why: where a white face meets white paper, the cut shows only as the die-cut rim, a line
 /// a pixel wide a shade darker than both (luma about 242 between 253 and 254 on a rendered

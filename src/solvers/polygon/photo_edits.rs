@@ -109,12 +109,12 @@ pub(super) fn notch_fills(poly: &[Pt]) -> Vec<NotchFill> {
 }
 
 /// One end of a chord slid outwards along the line of the side beyond that end, the chord
-/// re-drawn from the slid vertex: where a pale corner is
-/// lost on light paper and the mask crosses the face from a real corner of the piece, the
-/// straightened polygon has one side too few there, and neither of the chord's neighbours
-/// meets the other at the lost corner (12-piece photo seed 149: a 131° corner 8 px outside
-/// a 40 px chord from the piece's next corner; no side drop can restore a vertex). The two
-/// segments the slide adds must carry a cut, as a completed corner's.
+/// re-drawn from the slid vertex: where a pale corner is lost on light paper and the mask
+/// crosses the face from a real corner of the piece, the straightened polygon has one side
+/// too few there, and neither of the chord's neighbours meets the other at the lost corner
+/// (12-piece photo seed 149: a 131° corner 8 px outside a 40 px chord from the piece's next
+/// corner; no side drop can restore a vertex). The two segments the slide adds must carry a
+/// cut, as a completed corner's.
 pub(super) struct CornerSlide {
     pub next: Vec<Pt>,
     /// The extension of the side the vertex slid along, and the re-drawn chord; `corner_slides`
