@@ -9,6 +9,7 @@ use super::grow::{
 };
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
+use super::outer_frame;
 use super::relax::relax;
 use super::shapes::Shapes;
 
@@ -44,6 +45,8 @@ pub(super) struct Grower<'a> {
     pub(super) grid: MemberGrid,
     /// Once growth has stopped: pockets may close with distorted seams (see `closure`).
     pub(super) pockets: bool,
+    /// The pieces' summed area, which the puzzle's frame holds (see `outer_frame`).
+    total_area: f64,
 }
 
 impl<'a> Grower<'a> {
@@ -57,6 +60,7 @@ impl<'a> Grower<'a> {
             members: Vec::new(),
             grid: MemberGrid::for_pieces(shapes),
             pockets: false,
+            total_area: outer_frame::total_area(shapes),
         }
     }
 
@@ -149,6 +153,8 @@ impl<'a> Grower<'a> {
         let unit = self.table.delta_typical;
         let good_seam = self.table.good_seam();
         let mut best: Option<(usize, &Proposal, (u8, f64, f64))> = None;
+        // The puzzle's frame, once the cluster shows it; read when first asked for.
+        let mut frame = None;
         for (j, list) in self.proposals.iter().enumerate() {
             for q in list {
                 let Some(closes) = &q.closes else {
@@ -175,6 +181,21 @@ impl<'a> Grower<'a> {
                 let poor = count == 1 && !sure && closes.iter().any(|s| s.2 > good_seam);
                 if closes.is_empty() || poor || (lone_straight && !(self.pockets && sure)) {
                     continue;
+                }
+                // Once growth has stopped, nor one that hangs the piece outside the puzzle's
+                // frame: a straight side on the puzzle's edge stays open and fits another
+                // straight side as closely as a true seam does, and the pieces that mate the
+                // one hung there grow on into a tail (see `outer_frame`).
+                if count == 1 && self.pockets {
+                    let frame = frame.get_or_insert_with(|| {
+                        outer_frame::frame_of(self.shapes, g, &self.members, self.total_area)
+                    });
+                    if frame
+                        .as_ref()
+                        .is_some_and(|f| outer_frame::reaches_past(self.shapes, f, j, &q.pose))
+                    {
+                        continue;
+                    }
                 }
                 let tier = match count {
                     1 if lone_straight => 3,
@@ -331,5 +352,34 @@ mod tests {
         // An unambiguous mutual mating is taken however poorly it fits.
         grower.proposals[1][0] = closing(&[(0, 4, 45.0)], 0.3);
         assert_eq!(grower.best(&g, 0).map(|b| b.0), Some(1), "a sure one");
+    }
+
+    #[test]
+    fn late_in_the_growth_a_piece_is_not_hung_outside_the_puzzles_frame_on_one_mating() {
+        // Five of six pieces placed as a 3 × 2 block short of its last cell: its least
+        // rectangle holds all six pieces' area, so it is the puzzle's frame.
+        let cells = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (0.0, 1.0), (1.0, 1.0)];
+        let (shapes, g) = outer_frame::squares_in_cells(6, &cells);
+        let table = MatingTable::bare(vec![Vec::new(); 6], 100.0, 10.0);
+        let mut grower = Grower::new(&shapes, &table);
+        grower.members = (0..5).collect();
+        let beside = Proposal {
+            pose: Pose::translation(300.0, 0.0),
+            ..closing(&[(2, 5, 5.0)], 0.1)
+        };
+        grower.proposals[5].push(beside);
+        assert_eq!(grower.best(&g, 4).map(|b| b.0), Some(5), "while growing");
+        grower.pockets = true;
+        assert!(
+            grower.best(&g, 4).is_none(),
+            "beside the frame, growth over"
+        );
+        let in_its_cell = Proposal {
+            pose: Pose::translation(200.0, 100.0),
+            ..closing(&[(4, 5, 5.0)], 0.1)
+        };
+        grower.proposals[5].push(in_its_cell);
+        let taken = grower.best(&g, 4).expect("its own cell");
+        assert_eq!(taken.1.pose.translation.x, 200.0);
     }
 }

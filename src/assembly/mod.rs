@@ -16,6 +16,7 @@ mod holes;
 pub mod matings;
 mod member_grid;
 mod merge;
+mod outer_frame;
 mod output;
 pub mod partial;
 mod pocket;

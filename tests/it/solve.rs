@@ -551,6 +551,17 @@ fn a_poor_ambiguous_mating_does_not_carry_a_block_of_pieces_off_its_place() {
     photo_solved_completely(Kind::Irregular, 100, 51);
 }
 
+/// Irregular 100 photos seed 83: late in the growth piece 67 was taken on one straight mating,
+/// mutual and at a quarter of the good-seam limit, to a straight side on the puzzle's right
+/// edge, and eight pieces grew on from it into a tail outside the puzzle, the notch they
+/// belong to left empty (91.7 %). Once the cluster's least rectangle holds all the pieces'
+/// area it is the puzzle's frame, and growth no longer takes a piece past it on one mating
+/// (`assembly::outer_frame`): 100 %.
+#[test]
+fn no_piece_is_hung_outside_the_puzzles_frame_on_one_mating() {
+    photo_solved_completely(Kind::Irregular, 100, 83);
+}
+
 /// Irregular 100 photos seed 11: late in the growth two corner pieces, held by one mating,
 /// filled the inner hole where a cluster of four belongs, so that cluster and the corner
 /// cluster of five fitted nowhere (87.7 %, 3 clusters). Taken off in turn and the holes refilled
