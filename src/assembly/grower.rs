@@ -9,9 +9,10 @@ use super::grow::{
 };
 use super::matings::MatingTable;
 use super::member_grid::MemberGrid;
-use super::outer_frame;
+use super::outer_frame::{self, ClusterHull};
 use super::relax::relax;
 use super::shapes::Shapes;
+use std::cell::RefCell;
 
 #[derive(Clone, Debug)]
 pub(super) struct Proposal {
@@ -47,6 +48,8 @@ pub(super) struct Grower<'a> {
     pub(super) pockets: bool,
     /// The pieces' summed area, which the puzzle's frame holds (see `outer_frame`).
     total_area: f64,
+    /// The members' hull, for the frame.
+    hull: RefCell<ClusterHull>,
 }
 
 impl<'a> Grower<'a> {
@@ -61,6 +64,7 @@ impl<'a> Grower<'a> {
             grid: MemberGrid::for_pieces(shapes),
             pockets: false,
             total_area: outer_frame::total_area(shapes),
+            hull: RefCell::default(),
         }
     }
 
@@ -182,13 +186,20 @@ impl<'a> Grower<'a> {
                 if closes.is_empty() || poor || (lone_straight && !(self.pockets && sure)) {
                     continue;
                 }
-                // Once growth has stopped, nor one that hangs the piece outside the puzzle's
-                // frame: a straight side on the puzzle's edge stays open and fits another
+                // Nor one that hangs the piece outside the puzzle's frame, once the cluster
+                // shows it: a straight side on the puzzle's edge stays open and fits another
                 // straight side as closely as a true seam does, and the pieces that mate the
                 // one hung there grow on into a tail (see `outer_frame`).
-                if count == 1 && self.pockets {
+                if count == 1 {
                     let frame = frame.get_or_insert_with(|| {
-                        outer_frame::frame_of(self.shapes, g, &self.members, self.total_area)
+                        let fill = if self.pockets {
+                            outer_frame::FILL_STOPPED
+                        } else {
+                            outer_frame::FILL_GROWING
+                        };
+                        let area = fill * self.total_area;
+                        let members = &self.members;
+                        self.hull.borrow_mut().frame(self.shapes, g, members, area)
                     });
                     if frame
                         .as_ref()
@@ -355,11 +366,12 @@ mod tests {
     }
 
     #[test]
-    fn late_in_the_growth_a_piece_is_not_hung_outside_the_puzzles_frame_on_one_mating() {
-        // Five of six pieces placed as a 3 × 2 block short of its last cell: its least
-        // rectangle holds all six pieces' area, so it is the puzzle's frame.
+    fn a_piece_is_not_hung_outside_the_puzzles_frame_on_one_mating() {
+        // Five of six pieces of side 97 placed as a 3 × 2 block short of its last cell: its
+        // least rectangle holds 1.036 times all six pieces' area, the puzzle's frame once
+        // growth has stopped (from 1.02) but not yet while it grows (from 1.04).
         let cells = [(0.0, 0.0), (1.0, 0.0), (2.0, 0.0), (0.0, 1.0), (1.0, 1.0)];
-        let (shapes, g) = outer_frame::squares_in_cells(6, &cells);
+        let (shapes, g) = outer_frame::squares_in_cells(6, 97.0, &cells);
         let table = MatingTable::bare(vec![Vec::new(); 6], 100.0, 10.0);
         let mut grower = Grower::new(&shapes, &table);
         grower.members = (0..5).collect();
@@ -381,5 +393,14 @@ mod tests {
         grower.proposals[5].push(in_its_cell);
         let taken = grower.best(&g, 4).expect("its own cell");
         assert_eq!(taken.1.pose.translation.x, 200.0);
+        // Past 1.04 the frame holds while growing too: a 3 × 2 block of side 96 fills 1.049.
+        let (shapes, g) = outer_frame::squares_in_cells(6, 96.0, &cells);
+        let mut grower = Grower::new(&shapes, &table);
+        grower.members = (0..5).collect();
+        grower.proposals[5].push(Proposal {
+            pose: Pose::translation(300.0, 0.0),
+            ..closing(&[(2, 5, 5.0)], 0.1)
+        });
+        assert!(grower.best(&g, 4).is_none(), "beside the frame, growing");
     }
 }
