@@ -2,14 +2,15 @@
 //! the cluster is as large as all the pieces together can fill, it is the puzzle's outline,
 //! and a piece placed reaching well past it hangs outside the puzzle.
 //!
-//! Growth asks it of the pieces it takes on one mating once it has stopped (the pocket pass,
-//! see `grower`). A straight side on the puzzle's edge stays open for good, and late in the
+//! Growth asks it of the pieces it takes on one mating, where the cut has straight interior
+//! sides (see `grower`): from [`FILL_GROWING`] while it grows, from [`FILL_STOPPED`] in the
+//! pocket pass. A straight side on the puzzle's edge stays open for good, and late in the
 //! growth a piece whose own straight side fits it as closely as a true seam (mutual, Δ a
 //! quarter of the good-seam limit) was taken there, outside the frame; the pieces that mate
 //! it then grew on into a tail a piece's width off the puzzle (irregular 100 photos seed 83:
 //! nine pieces, 91.7 %).
 
-use super::geometry::{convex_hull, min_area_rectangle, signed_area, Pose, Rectangle, P2};
+use super::geometry::{convex_hull, min_area_rectangle, Pose, Rectangle, P2};
 use super::grow::Growth;
 use super::shapes::Shapes;
 
@@ -34,13 +35,10 @@ pub(super) const FILL_GROWING: f64 = 1.04;
 /// (fill 1.15–1.76), and the rest 0.40 at most (irregular 20 photos and scans: 0.21).
 const FRAME_MARGIN: f64 = 0.4;
 
-/// The summed area of the pieces' outlines (pixels²), the area their frame must hold.
+/// The summed area of the pieces' outlines (pixels², each its size squared), the area their
+/// frame must hold.
 pub(super) fn total_area(shapes: &Shapes) -> f64 {
-    shapes
-        .pieces
-        .iter()
-        .map(|p| signed_area(&p.outline).abs())
-        .sum()
+    shapes.pieces.iter().map(|p| p.size.powi(2)).sum()
 }
 
 /// The convex hull of a growing cluster's pieces, each folded in as it is first asked for at
@@ -104,6 +102,7 @@ pub(super) fn squares_in_cells(n: usize, side: f64, cells: &[(f64, f64)]) -> (Sh
     let mut shapes = Shapes::bare(n, 1);
     let along = || (0..24).map(move |k| k as f64 * side / 24.0);
     for p in &mut shapes.pieces {
+        p.size = side;
         p.outline = along()
             .map(|x| P2::new(x, 0.0))
             .chain(along().map(|y| P2::new(side, y)))
