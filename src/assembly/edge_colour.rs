@@ -71,6 +71,16 @@ impl SeamColours {
         }
     }
 
+    /// Profiles given, calibrated to `typical`, for tests of what reads them.
+    #[cfg(test)]
+    pub(crate) fn for_tests(profiles: Vec<Profile>, typical: f64) -> Self {
+        SeamColours {
+            profiles,
+            typical: Some(typical),
+            facing_px: 4.0,
+        }
+    }
+
     /// Colour difference of `a` and `b` sample by sample along their arc length, `b`
     /// inverted: for ranking many coarse matches cheaply, before any pose is refined.
     pub fn delta(&self, a: usize, b: usize) -> Option<f64> {

@@ -564,6 +564,18 @@ fn no_piece_is_hung_outside_the_puzzles_frame_on_one_mating() {
     photo_solved_completely(Kind::Irregular, 100, 48);
 }
 
+/// Irregular 100 photos seed 81: a border piece fits its notch whole at 2.4 px (tolerance
+/// 4.4), but one of its chainlets runs along two neighbours, so by chainlet one seam was
+/// read for colour, too few, and the notch stayed empty (99.1 %). A whole fit's seams are
+/// now read by stretch, each part of a chainlet facing one neighbour (`holes::colour`).
+/// Seed 45: the grown cluster fits one border piece, the settled one only its neighbour; the
+/// better outcome settled and filled again takes both (98.7 % → 100 %).
+#[test]
+fn a_notch_is_filled_where_its_piece_meets_two_neighbours_along_one_chainlet() {
+    photo_solved_completely(Kind::Irregular, 100, 81);
+    photo_solved_completely(Kind::Irregular, 100, 45);
+}
+
 /// Irregular 100 photos seed 11: late in the growth two corner pieces, held by one mating,
 /// filled the inner hole where a cluster of four belongs, so that cluster and the corner
 /// cluster of five fitted nowhere (87.7 %, 3 clusters). Taken off in turn and the holes refilled

@@ -18,23 +18,42 @@ const MIN_SEAMS: usize = 2;
 /// With this many seams read or more, the worst is left out of the median.
 const DROP_WORST_FROM: usize = 4;
 
+/// How a fit's seams are read: a chainlet lies along one neighbour, or each stretch of it
+/// along the neighbour it faces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Seams {
+    /// Each chainlet against the one chainlet it lies along over a third of its length at
+    /// least: for a fit to part of a region, held by two sides, whose chainlets may lie
+    /// along a neighbour's rim by chance where it slides (irregular 100 photos seed 82: read
+    /// by stretches, a border piece's partial fit elsewhere passed, and re-examination moved
+    /// it off its true place).
+    Chainlets,
+    /// Each stretch of a chainlet facing one chainlet of the cluster, read as a seam of its
+    /// own: for a whole fit, held all round. The cut's junction between two neighbours need
+    /// not be a critical point of the piece (irregular 100 photos seed 81: a border piece's
+    /// chainlet ran 26 samples along one neighbour and 12 along the next, so one seam was
+    /// read, too few, and its notch stayed empty).
+    Stretches,
+}
+
 /// How well the picture runs on across the seams of the pieces `members` (each placed at
-/// its pose) with the placed pieces of `cluster`: the colour factor of each of their
-/// chainlets against the chainlet it lies along (see [`SeamColours::factor_facing`]), the
-/// median over those chainlets but the worst (see [`DROP_WORST_FROM`]); `None` where the
-/// pictures carry no colour or fewer than [`MIN_SEAMS`] chainlets lie along others.
+/// its pose) with the placed pieces of `cluster`: the colour factor of each seam, read as
+/// `seams` says (see [`SeamColours::factor_facing`]), the median over them but the worst
+/// (see [`DROP_WORST_FROM`]); `None` where the pictures carry no colour or fewer than
+/// [`MIN_SEAMS`] seams are read.
 pub(super) fn seam_colour(
     shapes: &Shapes,
     colours: &SeamColours,
     g: &Growth,
     cluster: u32,
     members: impl Iterator<Item = (usize, Isometry2<f64>)>,
+    seams: Seams,
 ) -> Option<f64> {
     if !colours.knows_colours() {
         return None;
     }
     let mut factors: Vec<f64> = members
-        .flat_map(|(i, pose)| seam_factors(shapes, colours, g, cluster, i, &pose))
+        .flat_map(|(i, pose)| seam_factors(shapes, colours, g, cluster, (i, &pose), seams))
         .collect();
     // A region is bounded by two neighbours at least; a seam along one chainlet alone is too
     // little to tell a piece from a look-alike sitting in a dent of the puzzle's edge.
@@ -52,63 +71,102 @@ pub(super) fn seam_colour(
     Some(0.5 * (factors[(n - 1) / 2] + factors[n / 2]))
 }
 
-/// The colour factor of each chainlet of piece `i`, placed at `pose`, that lies along a
-/// chainlet of `cluster`.
+/// A sample of a piece's chainlet, the nearest sample of a chainlet around it, and their
+/// squared distance.
+type Facing = (usize, usize, f64);
+
+/// The colour factor of each seam of piece `i`, placed at `pose`, with `cluster`, read as
+/// `seams` says. Samples are paired by place, each with the nearest facing sample, not by
+/// arc length: a piece fitted to a region meets its neighbours' chainlets where their
+/// critical points do not match, often along part of one only.
 fn seam_factors(
     shapes: &Shapes,
     colours: &SeamColours,
     g: &Growth,
     cluster: u32,
-    i: usize,
-    pose: &Isometry2<f64>,
+    (i, pose): (usize, &Isometry2<f64>),
+    seams: Seams,
 ) -> Vec<f64> {
     let piece = &shapes.pieces[i];
     let reach = 2.0 * piece.size.max(shapes.median_size);
     let near = (FACING_FRACTION * shapes.median_size).max(3.0).powi(2);
+    // The cluster's chainlets within reach, placed.
+    let around: Vec<(usize, Vec<P2>)> = g
+        .placed
+        .iter()
+        .enumerate()
+        .filter_map(|(j, p)| Some((j, p.as_ref().filter(|p| p.cluster == cluster)?)))
+        .filter(|(j, p)| {
+            (p.pose * shapes.pieces[*j].centroid - pose * piece.centroid).norm() <= reach
+        })
+        .flat_map(|(j, p)| {
+            shapes.pieces[j].chainlets.iter().map(move |&b| {
+                let placed = shapes.chainlets[b].samples.iter().map(|q| p.pose * q);
+                (b, placed.collect())
+            })
+        })
+        .collect();
     let mut factors = Vec::new();
     for &a in &piece.chainlets {
-        let ca = &shapes.chainlets[a];
-        let placed: Vec<P2> = ca.samples.iter().map(|q| pose * q).collect();
-        // The chainlet it lies along, and for each of its samples the nearest sample of that
-        // chainlet facing it: paired by place, not by arc length, since a piece fitted to a
-        // region meets its neighbours' chainlets where their critical points do not match,
-        // often along part of one only.
-        let mut best: Option<(usize, Vec<(usize, usize)>)> = None;
-        for (j, p) in g.placed.iter().enumerate() {
-            let Some(p) = p.as_ref().filter(|p| p.cluster == cluster) else {
-                continue;
-            };
-            if (p.pose * shapes.pieces[j].centroid - pose * piece.centroid).norm() > reach {
-                continue;
-            }
-            for &b in &shapes.pieces[j].chainlets {
-                let cb: Vec<P2> = shapes.chainlets[b]
-                    .samples
-                    .iter()
-                    .map(|q| p.pose * q)
-                    .collect();
-                let pairs: Vec<(usize, usize)> = placed
+        let placed: Vec<P2> = shapes.chainlets[a]
+            .samples
+            .iter()
+            .map(|q| pose * q)
+            .collect();
+        // Per chainlet `b` around: each sample's nearest sample of `b` and the squared
+        // distance, where within reach of facing.
+        let facing: Vec<(usize, Vec<Facing>)> = around
+            .iter()
+            .map(|(b, bs)| {
+                let pairs = placed
                     .iter()
                     .enumerate()
                     .filter_map(|(s, q)| {
-                        let (t, d) = cb
+                        let (t, d) = bs
                             .iter()
                             .enumerate()
                             .map(|(t, r)| (t, (r - q).norm_squared()))
                             .min_by(|x, y| x.1.total_cmp(&y.1))?;
-                        (d <= near).then_some((s, t))
+                        (d <= near).then_some((s, t, d))
                     })
                     .collect();
-                if pairs.len() * 3 >= placed.len()
-                    && best.as_ref().is_none_or(|(_, f)| pairs.len() > f.len())
-                {
-                    best = Some((b, pairs));
-                }
+                (*b, pairs)
+            })
+            .collect();
+        let read = |b: usize, pairs: &[Facing]| {
+            let pairs: Vec<(usize, usize)> = pairs.iter().map(|&(s, t, _)| (s, t)).collect();
+            colours.factor_facing(a, b, &pairs, MIN_FACING_SAMPLES)
+        };
+        match seams {
+            Seams::Chainlets => {
+                // The first of the most, as the cluster's pieces are numbered.
+                let best = facing
+                    .iter()
+                    .filter(|(_, pairs)| pairs.len() * 3 >= placed.len())
+                    .fold(None, |best: Option<&(usize, Vec<_>)>, x| match best {
+                        Some(b) if b.1.len() >= x.1.len() => Some(b),
+                        _ => Some(x),
+                    });
+                factors.extend(best.and_then(|(b, pairs)| read(*b, pairs)));
             }
-        }
-        if let Some((b, pairs)) = best {
-            if let Some(f) = colours.factor_facing(a, b, &pairs, MIN_FACING_SAMPLES) {
-                factors.push(f);
+            Seams::Stretches => {
+                // Each sample to the chainlet it faces most closely.
+                let mut nearest: Vec<Option<(usize, f64)>> = vec![None; placed.len()];
+                for (k, (_, pairs)) in facing.iter().enumerate() {
+                    for &(s, _, d) in pairs {
+                        if nearest[s].is_none_or(|(_, e)| d < e) {
+                            nearest[s] = Some((k, d));
+                        }
+                    }
+                }
+                for (k, (b, pairs)) in facing.iter().enumerate() {
+                    let own: Vec<Facing> = pairs
+                        .iter()
+                        .filter(|&&(s, _, _)| nearest[s].is_some_and(|(m, _)| m == k))
+                        .copied()
+                        .collect();
+                    factors.extend(read(*b, &own));
+                }
             }
         }
     }

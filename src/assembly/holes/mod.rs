@@ -32,7 +32,7 @@ use super::merge::move_cluster;
 use super::shapes::Shapes;
 use cache::region_key;
 pub(crate) use cache::FitCache;
-use colour::seam_colour;
+use colour::{seam_colour, Seams};
 use items::{has_outline, items, small_cluster, Item, Items};
 use raster::{cluster_frame, Frame, SEAM_CLOSE_PX};
 use rayon::prelude::*;
@@ -239,7 +239,12 @@ fn fill_round(
                         .members
                         .iter()
                         .map(|&(i, at)| (i, f.pose * at));
-                    let colour = seam_colour(shapes, colours, g, cluster, members)?;
+                    let seams = if f.partial {
+                        Seams::Chainlets
+                    } else {
+                        Seams::Stretches
+                    };
+                    let colour = seam_colour(shapes, colours, g, cluster, members, seams)?;
                     (colour <= max_colour(&f)).then_some(Fit { colour, ..f })
                 })
                 .collect()

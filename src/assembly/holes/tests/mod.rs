@@ -7,6 +7,7 @@ use super::*;
 use crate::assembly::shapes::PieceShape;
 use nalgebra::{Isometry2, Vector2};
 
+mod colour;
 mod fits;
 mod rounds;
 
