@@ -191,8 +191,8 @@ impl ChainletShape {
 #[cfg(test)]
 impl Shapes {
     /// `pieces` bare pieces (see [`PieceShape::bare`]) of `each` bare chainlets, chainlet `k`
-    /// of piece `p` being chainlet `each · p + k`, median size 100: for tests of the
-    /// bookkeeping over pieces and their chainlets.
+    /// of piece `p` being chainlet `each · p + k`, median size 100, each chainlet a piece's
+    /// side long: for tests of the bookkeeping over pieces and their chainlets.
     pub fn bare(pieces: usize, each: usize) -> Shapes {
         let mut s = Shapes {
             median_size: 100.0,
@@ -203,7 +203,7 @@ impl Shapes {
             s.pieces
                 .push(PieceShape::bare(p as u32 + 1, String::new(), ids));
             s.chainlets
-                .extend((0..each).map(|k| ChainletShape::bare(p, k, 0.0, false)));
+                .extend((0..each).map(|k| ChainletShape::bare(p, k, 100.0, false)));
         }
         s
     }
