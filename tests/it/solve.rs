@@ -610,11 +610,13 @@ fn a_piece_is_not_taken_early_on_one_mating_along_a_short_chainlet() {
 /// cluster of five fitted nowhere (87.7 %, 3 clusters). Taken off in turn and the holes refilled
 /// (`assembly::reexamine`), the four fill the hole, the five and then the two their corner:
 /// one cluster, every piece in place (97.8 %: three pieces drifted 9–11 px, until the cluster
-/// was settled as a whole in session 17: 100 %).
+/// was settled as a whole in session 17: 100 %). Since session 30 the growth that wins takes
+/// no false single mating (its piece 59 had joined on one along chainlets 0.37 and 0.39 of a
+/// piece, `assembly::grower`'s `SHORT_MATING`) and nothing is left to re-examine: the test
+/// asserts the complete solve only.
 #[test]
 fn a_pair_in_the_wrong_hole_gives_way_to_the_cluster_that_fits_it() {
     let (report, s) = photo_solved(Kind::Irregular, 100, 11);
-    assert!(report.parts_moved >= 1, "nothing re-examined");
     assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
     assert!(
         s.direct_accuracy == 1.0 && s.neighbour_accuracy == 1.0,
