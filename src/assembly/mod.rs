@@ -176,7 +176,8 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
 /// clusters settled first (see [`settle`]): a hole between two paths of growth is out of
 /// shape until the cluster is settled, but settling also moves the pieces around a hole
 /// that fitted as grown. The outcome whose largest cluster holds more pieces is kept (the
-/// unsettled one on a tie). Returns how many parts the re-examination moved.
+/// unsettled one on a tie), and while it still leaves something out, both steps run once
+/// more on it settled with what it filled. Returns how many parts the re-examination moved.
 fn fill_what_is_left(
     shapes: &shapes::Shapes,
     table: &matings::MatingTable,
