@@ -193,7 +193,7 @@ impl<'a> Grower<'a> {
                 let short = closes
                     .iter()
                     .any(|s| self.is_short(s.0) || self.is_short(s.1));
-                let lone_straight = (!q.shaped || short) && count < 2;
+                let lone_weak = (!q.shaped || short) && count < 2;
                 let sure = q.mutual && q.merit <= AMBIGUOUS_MERIT;
                 // Nor does it take a piece on one mating that is neither sure nor as good as
                 // a good seam: that says little, and a wrong one is built on. Irregular 100
@@ -206,7 +206,7 @@ impl<'a> Grower<'a> {
                 // that joins on a sure mating at 1.8 times the limit, and grew wrong
                 // elsewhere (100 → 84.8 %).
                 let poor = count == 1 && !sure && closes.iter().any(|s| s.2 > good_seam);
-                if closes.is_empty() || poor || (lone_straight && !(self.pockets && sure)) {
+                if closes.is_empty() || poor || (lone_weak && !(self.pockets && sure)) {
                     continue;
                 }
                 // Nor, where the cut has straight interior sides, one that hangs the piece
@@ -236,7 +236,7 @@ impl<'a> Grower<'a> {
                     }
                 }
                 let tier = match count {
-                    1 if lone_straight => 3,
+                    1 if lone_weak => 3,
                     1 if sure => 1,
                     1 => 2,
                     _ => 0,

@@ -204,10 +204,10 @@ fn fill_what_is_left(
     settle::settle(shapes, table, &mut settled);
     let moved_settled = fill(&mut settled);
     let (mut moved, mut size) = (moved, size);
-    if largest(&settled).is_some_and(|(_, s)| s > size) {
+    if let Some((_, s)) = largest(&settled).filter(|&(_, s)| s > size) {
         *growth = settled;
         moved = moved_settled;
-        size = largest(growth).map_or(size, |(_, s)| s);
+        size = s;
     }
     // Each outcome may fill a region the other cannot: settling moves the pieces around a
     // notch by a pixel or two, enough to open or close it to a piece (irregular 100 photos

@@ -139,14 +139,13 @@ fn seam_factors(
         };
         match seams {
             Seams::Chainlets => {
-                // The first of the most, as the cluster's pieces are numbered.
+                // The first of the most, as the cluster's pieces are numbered (`max_by_key`
+                // keeps the last).
                 let best = facing
                     .iter()
+                    .rev()
                     .filter(|(_, pairs)| pairs.len() * 3 >= placed.len())
-                    .fold(None, |best: Option<&(usize, Vec<_>)>, x| match best {
-                        Some(b) if b.1.len() >= x.1.len() => Some(b),
-                        _ => Some(x),
-                    });
+                    .max_by_key(|(_, pairs)| pairs.len());
                 factors.extend(best.and_then(|(b, pairs)| read(*b, pairs)));
             }
             Seams::Stretches => {
