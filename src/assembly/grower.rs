@@ -25,7 +25,9 @@ use std::cell::RefCell;
 /// colour 1.13), outside the puzzle's left edge, and grew on wrong (78.1 %; 90.8 % now). At
 /// 0.35 another growth of irregular 100 photos seed 51 won, with a false mating at 0.36 of
 /// a piece early in it (100 → 80.9 %).
-const SHORT_MATING: f64 = 0.4;
+/// The holes step joins left-out pieces by mutual best matings only along chainlets this long
+/// too (see `holes::loose_groups`).
+pub(super) const SHORT_MATING: f64 = 0.4;
 
 #[derive(Clone, Debug)]
 pub(super) struct Proposal {

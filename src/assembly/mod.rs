@@ -185,10 +185,22 @@ fn fill_what_is_left(
 ) -> usize {
     // The re-examination's trials refill the holes with most regions as they were.
     let fits = holes::FitCache::default();
+    let moved = fill_and_settle(shapes, table, growth, &fits);
+    holes::fill_with_loose_groups(shapes, table, growth, &fits);
+    moved
+}
+
+/// [`fill_what_is_left`] but for the left-out pieces that mate one another.
+fn fill_and_settle(
+    shapes: &shapes::Shapes,
+    table: &matings::MatingTable,
+    growth: &mut grow::Growth,
+    fits: &holes::FitCache,
+) -> usize {
     let grown = growth.clone();
     let fill = |g: &mut grow::Growth| {
-        holes::fill_holes(shapes, &table.colours, g, &fits);
-        reexamine::reexamine_single_holds(shapes, &table.colours, g, &fits)
+        holes::fill_holes(shapes, &table.colours, g, fits);
+        reexamine::reexamine_single_holds(shapes, &table.colours, g, fits)
     };
     let moved = fill(growth);
     let largest = |g: &grow::Growth| {
