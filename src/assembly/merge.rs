@@ -185,13 +185,18 @@ pub(super) fn move_cluster(g: &mut Growth, from: u32, onto: u32, motion: &Pose) 
             j.position = motion * j.position;
         }
     }
+    renumber_after(g, from);
+}
+
+/// Numbers the clusters above `gone`, which holds nothing any more, down by one.
+pub(super) fn renumber_after(g: &mut Growth, gone: u32) {
     for p in g.placed.iter_mut().flatten() {
-        if p.cluster > from {
+        if p.cluster > gone {
             p.cluster -= 1;
         }
     }
     for j in &mut g.junctions {
-        if j.cluster > from {
+        if j.cluster > gone {
             j.cluster -= 1;
         }
     }

@@ -11,6 +11,7 @@ use super::super::geometry::Pose;
 use super::super::grow::{Growth, Placed};
 use super::super::grower::SHORT_MATING;
 use super::super::matings::{Mating, MatingTable};
+use super::super::merge::renumber_after;
 use super::super::shapes::Shapes;
 use super::items::MAX_MEMBERS_ALONE;
 use super::{cluster_sizes, fill_holes, has_outline, largest_cluster, FitCache};
@@ -250,17 +251,7 @@ fn take_apart(shapes: &Shapes, g: &mut Growth, grouped: &[usize]) {
                 }
             }
         }
-        for p in g.placed.iter_mut().flatten() {
-            if p.cluster > c {
-                p.cluster -= 1;
-            }
-        }
-        for j in &mut g.junctions {
-            if j.cluster > c {
-                j.cluster -= 1;
-            }
-        }
-        g.clusters -= 1;
+        renumber_after(g, c);
     }
 }
 
