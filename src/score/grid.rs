@@ -79,6 +79,7 @@ pub fn score(assembly: &Assembly, truth: &GridTruth) -> ScoreReport {
         direct_accuracy: 0.0,
         perfect: false,
         extraneous_used: Vec::new(),
+        extraneous_apart: Vec::new(),
         unmatched,
         tolerance_px: tol,
     }

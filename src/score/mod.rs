@@ -29,8 +29,12 @@ pub struct ScoreReport {
     pub direct_accuracy: f64,
     /// Every expected piece placed, every pair and every piece right, nothing foreign used.
     pub perfect: bool,
-    /// Truth ids of extraneous pieces the solution placed.
+    /// Truth ids of extraneous pieces the solution placed in a cluster with the puzzle's own.
     pub extraneous_used: Vec<u32>,
+    /// Truth ids of extraneous pieces the solution placed only in clusters of their own (the
+    /// other puzzle's pieces that mate one another, reported apart as a mixed puzzle's are).
+    #[serde(default)]
+    pub extraneous_apart: Vec<u32>,
     /// Placed pieces that match no truth piece (unknown image, centroid far from any piece,
     /// or a file stem absent from the grid).
     pub unmatched: usize,
@@ -54,7 +58,7 @@ impl ScoreReport {
     /// The human summary `jigsaw score` prints.
     pub fn summary(&self) -> String {
         format!(
-            "truth: {}\npieces placed: {}/{}\nneighbour accuracy: {:.2}% ({}/{} pairs)\ndirect accuracy: {:.2}% ({}/{} pieces)\nperfect: {}\nextraneous pieces used: {}{}\nunmatched solution pieces: {}\ntolerance: {:.1} px",
+            "truth: {}\npieces placed: {}/{}\nneighbour accuracy: {:.2}% ({}/{} pairs)\ndirect accuracy: {:.2}% ({}/{} pieces)\nperfect: {}\nextraneous pieces used: {}{}{}\nunmatched solution pieces: {}\ntolerance: {:.1} px",
             self.truth_format,
             self.pieces_placed,
             self.pieces_expected,
@@ -70,6 +74,15 @@ impl ScoreReport {
                 String::new()
             } else {
                 format!(" (ids {:?})", self.extraneous_used)
+            },
+            if self.extraneous_apart.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; kept apart in clusters of their own: {} (ids {:?})",
+                    self.extraneous_apart.len(),
+                    self.extraneous_apart
+                )
             },
             self.unmatched,
             self.tolerance_px

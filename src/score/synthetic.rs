@@ -30,21 +30,25 @@ pub fn score(assembly: &Assembly, truth: &Truth) -> Result<ScoreReport, ScoreErr
     // Per truth piece: the map from the assembled frame to the solution frame.
     let mut maps: Vec<Option<Affine>> = vec![None; truth.pieces.len()];
     let mut unmatched = 0;
-    let mut extraneous_used = Vec::new();
+    // Extraneous pieces placed, with their cluster and map (into the other puzzle's frame).
+    let mut extras: Vec<(u32, u32, Affine, usize)> = Vec::new();
+    let mut real_clusters: Vec<u32> = Vec::new();
     for (k, m) in matched.iter().enumerate() {
         let Some(t) = *m else {
             unmatched += 1;
             continue;
         };
         let piece = &truth.pieces[t];
+        let truth_map = Affine(piece.transform.expect("matched pieces have an image"));
+        let map = Affine(assembly.pieces[k].transform).compose(&truth_map);
         if piece.extraneous {
-            extraneous_used.push(piece.id);
+            extras.push((piece.id, assembly.pieces[k].cluster, map, t));
             continue;
         }
-        let truth_map = Affine(piece.transform.expect("matched pieces have an image"));
-        maps[t] = Some(Affine(assembly.pieces[k].transform).compose(&truth_map));
+        real_clusters.push(assembly.pieces[k].cluster);
+        maps[t] = Some(map);
     }
-    extraneous_used.sort_unstable();
+    let (extraneous_used, extraneous_apart) = sort_extras(&extras, &real_clusters, truth, tol);
     let expected: Vec<usize> = (0..truth.pieces.len())
         .filter(|&i| !truth.pieces[i].missing && !truth.pieces[i].extraneous)
         .collect();
@@ -97,10 +101,38 @@ pub fn score(assembly: &Assembly, truth: &Truth) -> Result<ScoreReport, ScoreErr
         direct_accuracy: 0.0,
         perfect: false,
         extraneous_used,
+        extraneous_apart,
         unmatched,
         tolerance_px: tol,
     }
     .finish())
+}
+
+/// The extraneous pieces placed, as (used, apart), each by truth id. Extraneous pieces are cut
+/// from one other puzzle: those in a cluster of their own that agree on one map into that
+/// puzzle's frame (each within the tolerance on its outline) are its pieces rightly kept
+/// together and apart, as a mixed puzzle's are; any other is used.
+fn sort_extras(
+    extras: &[(u32, u32, Affine, usize)],
+    real_clusters: &[u32],
+    truth: &Truth,
+    tol: f64,
+) -> (Vec<u32>, Vec<u32>) {
+    let (mut used, mut apart) = (Vec::new(), Vec::new());
+    for &(id, cluster, map, _) in extras {
+        let together = extras.iter().filter(|e| e.1 == cluster).all(|e| {
+            let probes = spread(truth.pieces[e.3].assembled_outline.clone());
+            deviation(&e.2, &map, &probes) <= tol
+        });
+        if together && !real_clusters.contains(&cluster) {
+            apart.push(id);
+        } else {
+            used.push(id);
+        }
+    }
+    used.sort_unstable();
+    apart.sort_unstable();
+    (used, apart)
 }
 
 /// For each placed solution piece, the index of its truth piece: nearest centroid in the same

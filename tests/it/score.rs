@@ -150,7 +150,7 @@ fn missing_pieces_are_not_expected_and_extraneous_ones_must_not_be_used() {
     assert!(r.perfect, "{r:?}");
     assert_eq!(r.pieces_expected, 18);
     // Use an extraneous piece (anywhere): reported, and no longer perfect.
-    let mut bad = good;
+    let mut bad = good.clone();
     let extra = out.truth.pieces.iter().find(|p| p.extraneous).unwrap();
     bad.pieces.push(jigsaw::assembly::PlacedPiece {
         scale: 1.0,
@@ -165,7 +165,38 @@ fn missing_pieces_are_not_expected_and_extraneous_ones_must_not_be_used() {
     });
     let r = score_cli(&bad, &truth_path, None);
     assert_eq!(r.extraneous_used, vec![extra.id]);
+    assert!(r.extraneous_apart.is_empty());
     assert!(!r.perfect && r.neighbour_accuracy == 1.0 && r.direct_accuracy == 1.0);
+    // Both extraneous pieces in a cluster of their own, as the other puzzle assembles them
+    // (one map into its frame): that puzzle's pieces, reported apart.
+    let extras: Vec<_> = out.truth.pieces.iter().filter(|p| p.extraneous).collect();
+    assert_eq!(extras.len(), 2);
+    let mut apart = good.clone();
+    apart.clusters = 2;
+    for (k, e) in extras.iter().enumerate() {
+        apart.pieces.push(jigsaw::assembly::PlacedPiece {
+            scale: 1.0,
+            id: 98 + k as u32,
+            image: e.image.clone().unwrap(),
+            centroid: e.centroid.unwrap(),
+            transform: Affine(e.transform.unwrap()).inverse().0,
+            sequence: 98 + k as u32,
+            confidence: 0.5,
+            cluster: 1,
+            mates: Vec::new(),
+        });
+    }
+    let r = score_cli(&apart, &truth_path, None);
+    assert!(r.extraneous_used.is_empty(), "{r:?}");
+    let mut ids: Vec<u32> = extras.iter().map(|e| e.id).collect();
+    ids.sort_unstable();
+    assert_eq!(r.extraneous_apart, ids);
+    assert!(r.perfect, "{r:?}");
+    // Put together in a way the other puzzle is not: used, and no longer perfect.
+    apart.pieces.last_mut().unwrap().transform = Affine::IDENTITY.0;
+    let r = score_cli(&apart, &truth_path, None);
+    assert_eq!(r.extraneous_used, ids);
+    assert!(r.extraneous_apart.is_empty() && !r.perfect, "{r:?}");
 }
 
 /// Perfect grid assembly on the real truths, then two pieces swapped.

@@ -36,11 +36,21 @@ pub(super) enum Seams {
     Stretches,
 }
 
+/// What a fit's seams read (see [`seam_colour`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SeamReading {
+    /// The median colour factor over the seams but the worst: how well the picture runs on.
+    pub factor: f64,
+    /// The best seam's: whether the picture runs on across one seam at least as across a
+    /// typical true one (a look-alike of another puzzle may read middling everywhere).
+    pub best: f64,
+}
+
 /// How well the picture runs on across the seams of the pieces `members` (each placed at
 /// its pose) with the placed pieces of `cluster`: the colour factor of each seam, read as
 /// `seams` says (see [`SeamColours::factor_facing`]), the median over them but the worst
-/// (see [`DROP_WORST_FROM`]); `None` where the pictures carry no colour or fewer than
-/// [`MIN_SEAMS`] seams are read.
+/// (see [`DROP_WORST_FROM`]), and the best; `None` where the pictures carry no colour or
+/// fewer than [`MIN_SEAMS`] seams are read.
 pub(super) fn seam_colour(
     shapes: &Shapes,
     colours: &SeamColours,
@@ -48,7 +58,7 @@ pub(super) fn seam_colour(
     cluster: u32,
     members: impl Iterator<Item = (usize, Isometry2<f64>)>,
     seams: Seams,
-) -> Option<f64> {
+) -> Option<SeamReading> {
     if !colours.knows_colours() {
         return None;
     }
@@ -61,6 +71,7 @@ pub(super) fn seam_colour(
         return None;
     }
     factors.sort_by(f64::total_cmp);
+    let best = factors[0];
     // One seam may read the wrong colours where the neighbour's outline is damaged (the
     // front end partly filled its knob hole, and the profile samples off the seam): of four
     // or more, the worst is left out. A look-alike's seams break everywhere.
@@ -68,7 +79,10 @@ pub(super) fn seam_colour(
         factors.pop();
     }
     let n = factors.len();
-    Some(0.5 * (factors[(n - 1) / 2] + factors[n / 2]))
+    Some(SeamReading {
+        factor: 0.5 * (factors[(n - 1) / 2] + factors[n / 2]),
+        best,
+    })
 }
 
 /// A sample of a piece's chainlet, the nearest sample of a chainlet around it, and their
