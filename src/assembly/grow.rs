@@ -87,6 +87,16 @@ impl Growth {
     pub fn is_open(&self, a: usize) -> bool {
         self.mate_of[a].is_none() && !self.boundary.get(a).copied().unwrap_or(false)
     }
+
+    /// Leaves piece `i` out again, its seams unmated on both sides.
+    pub fn unplace(&mut self, shapes: &Shapes, i: usize) {
+        self.placed[i] = None;
+        for &c in &shapes.pieces[i].chainlets {
+            if let Some((o, _)) = self.mate_of[c].take() {
+                self.mate_of[o] = None;
+            }
+        }
+    }
 }
 
 /// Grows every cluster, the first from `first` (else the most certain seed).

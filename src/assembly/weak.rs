@@ -7,6 +7,7 @@
 //! The same test peels weak leaves (pieces hanging on one such mating) off every cluster.
 
 use super::grow::Growth;
+use super::holes::cluster_sizes;
 use super::shapes::Shapes;
 
 /// The quantile of junction-confirmed Δ that a mating of an unconfirmed cluster must reach.
@@ -45,14 +46,7 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
     good.sort_by(f64::total_cmp);
     let quantile = |q: f64| good[((good.len() - 1) as f64 * q).round() as usize];
     let (limit, pair_limit) = (quantile(CONFIRMED_QUANTILE), quantile(PAIR_QUANTILE));
-    let sizes = |g: &Growth| {
-        let mut size = vec![0usize; clusters];
-        for p in g.placed.iter().flatten() {
-            size[p.cluster as usize] += 1;
-        }
-        size
-    };
-    let pairs = sizes(g).iter().map(|&n| n == 2).collect::<Vec<_>>();
+    let pairs: Vec<bool> = cluster_sizes(g).iter().map(|&n| n == 2).collect();
     let mut weak = vec![false; clusters];
     for c in 0..shapes.chainlets.len() {
         if let (Some(k), Some((_, d))) = (cluster_of(g, c), g.mate_of[c]) {
@@ -64,7 +58,7 @@ pub fn dissolve_weak_clusters(shapes: &Shapes, g: &mut Growth) -> Vec<usize> {
     }
     let mut loose = prune_weak_leaves(shapes, g, limit);
     // A cluster left with one piece (or none) is no cluster.
-    let size = sizes(g);
+    let size = cluster_sizes(g);
     for k in 0..clusters {
         weak[k] |= size[k] < 2;
     }
@@ -138,12 +132,7 @@ fn prune_weak_leaves(shapes: &Shapes, g: &mut Growth, limit: f64) -> Vec<usize> 
             return loose;
         }
         for p in leaves {
-            g.placed[p] = None;
-            for &c in &shapes.pieces[p].chainlets {
-                if let Some((o, _)) = g.mate_of[c].take() {
-                    g.mate_of[o] = None;
-                }
-            }
+            g.unplace(shapes, p);
             loose.push(p);
         }
     }

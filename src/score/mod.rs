@@ -29,10 +29,11 @@ pub struct ScoreReport {
     pub direct_accuracy: f64,
     /// Every expected piece placed, every pair and every piece right, nothing foreign used.
     pub perfect: bool,
-    /// Truth ids of extraneous pieces the solution placed in a cluster with the puzzle's own.
+    /// Truth ids of extraneous pieces the solution placed in a cluster with the puzzle's own,
+    /// or put together with another the way their puzzle is not.
     pub extraneous_used: Vec<u32>,
-    /// Truth ids of extraneous pieces the solution placed only in clusters of their own (the
-    /// other puzzle's pieces that mate one another, reported apart as a mixed puzzle's are).
+    /// Truth ids of extraneous pieces the solution placed in clusters of their own, put
+    /// together as their puzzle is (reported apart, as a mixed puzzle's are).
     #[serde(default)]
     pub extraneous_apart: Vec<u32>,
     /// Placed pieces that match no truth piece (unknown image, centroid far from any piece,

@@ -30,8 +30,7 @@ pub fn score(assembly: &Assembly, truth: &Truth) -> Result<ScoreReport, ScoreErr
     // Per truth piece: the map from the assembled frame to the solution frame.
     let mut maps: Vec<Option<Affine>> = vec![None; truth.pieces.len()];
     let mut unmatched = 0;
-    // Extraneous pieces placed, with their cluster and map (into the other puzzle's frame).
-    let mut extras: Vec<(u32, u32, Affine, usize)> = Vec::new();
+    let mut extras: Vec<PlacedExtra> = Vec::new();
     let mut real_clusters: Vec<u32> = Vec::new();
     for (k, m) in matched.iter().enumerate() {
         let Some(t) = *m else {
@@ -42,7 +41,11 @@ pub fn score(assembly: &Assembly, truth: &Truth) -> Result<ScoreReport, ScoreErr
         let truth_map = Affine(piece.transform.expect("matched pieces have an image"));
         let map = Affine(assembly.pieces[k].transform).compose(&truth_map);
         if piece.extraneous {
-            extras.push((piece.id, assembly.pieces[k].cluster, map, t));
+            extras.push(PlacedExtra {
+                truth: t,
+                cluster: assembly.pieces[k].cluster,
+                map,
+            });
             continue;
         }
         real_clusters.push(assembly.pieces[k].cluster);
@@ -108,23 +111,32 @@ pub fn score(assembly: &Assembly, truth: &Truth) -> Result<ScoreReport, ScoreErr
     .finish())
 }
 
+/// An extraneous piece placed: its truth piece, its cluster, and its map from the other
+/// puzzle's assembled frame to the solution frame.
+struct PlacedExtra {
+    truth: usize,
+    cluster: u32,
+    map: Affine,
+}
+
 /// The extraneous pieces placed, as (used, apart), each by truth id. Extraneous pieces are cut
 /// from one other puzzle: those in a cluster of their own that agree on one map into that
 /// puzzle's frame (each within the tolerance on its outline) are its pieces rightly kept
 /// together and apart, as a mixed puzzle's are; any other is used.
 fn sort_extras(
-    extras: &[(u32, u32, Affine, usize)],
+    extras: &[PlacedExtra],
     real_clusters: &[u32],
     truth: &Truth,
     tol: f64,
 ) -> (Vec<u32>, Vec<u32>) {
     let (mut used, mut apart) = (Vec::new(), Vec::new());
-    for &(id, cluster, map, _) in extras {
-        let together = extras.iter().filter(|e| e.1 == cluster).all(|e| {
-            let probes = spread(truth.pieces[e.3].assembled_outline.clone());
-            deviation(&e.2, &map, &probes) <= tol
+    for x in extras {
+        let id = truth.pieces[x.truth].id;
+        let together = extras.iter().filter(|e| e.cluster == x.cluster).all(|e| {
+            let probes = spread(truth.pieces[e.truth].assembled_outline.clone());
+            deviation(&e.map, &x.map, &probes) <= tol
         });
-        if together && !real_clusters.contains(&cluster) {
+        if together && !real_clusters.contains(&x.cluster) {
             apart.push(id);
         } else {
             used.push(id);

@@ -241,14 +241,8 @@ fn take_apart(shapes: &Shapes, g: &mut Growth, grouped: &[usize]) {
         (0..g.clusters).find(|&c| Some(c) != largest_cluster(g) && only_grouped(g, c))
     {
         for i in 0..g.placed.len() {
-            if g.placed[i].as_ref().is_none_or(|p| p.cluster != c) {
-                continue;
-            }
-            g.placed[i] = None;
-            for &a in &shapes.pieces[i].chainlets {
-                if let Some((b, _)) = g.mate_of[a].take() {
-                    g.mate_of[b] = None;
-                }
+            if g.placed[i].as_ref().is_some_and(|p| p.cluster == c) {
+                g.unplace(shapes, i);
             }
         }
         renumber_after(g, c);
