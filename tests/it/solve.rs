@@ -907,11 +907,10 @@ fn solve_real_set(
     pieces: usize,
 ) -> Option<(jigsaw::assembly::AssemblyReport, jigsaw::score::ScoreReport)> {
     let root = crate::util::shared_data(&format!("real/roksenhorn-puzzle-bot/{set}"))?;
-    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join(images)]);
-    assert!(errors.is_empty() && files.len() == pieces);
-    let run = trace_images(&files, &PipelineOptions::default(), &|_| {});
-    assert_eq!(run.set.pieces.len(), pieces, "one piece per image");
-    let report = assemble(&run.set);
+    let traced = crate::util::traced(&root.join(images));
+    assert_eq!(traced.images.len(), pieces);
+    assert_eq!(traced.pieces.len(), pieces, "one piece per image");
+    let report = assemble(traced);
     let truth = match set {
         "white-1000" => jigsaw::score::real::white1000(&root.join("6_solution")),
         _ => jigsaw::score::real::pikachu_grid(&root.join("solution_grid.txt")),

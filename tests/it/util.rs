@@ -48,3 +48,31 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
 pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temp dir")
 }
+
+/// The images in `dir` traced once per test run with the default options, shared by every
+/// test that checks that set (pikachu-100's 100 photos take half a minute to trace on two
+/// cores, and three tests read them).
+pub fn traced(dir: &Path) -> &'static jigsaw::piece_set::PieceSet {
+    use std::sync::{Mutex, OnceLock};
+    type Cell = OnceLock<jigsaw::piece_set::PieceSet>;
+    static SETS: Mutex<Vec<(PathBuf, &'static Cell)>> = Mutex::new(Vec::new());
+    let cell: &'static Cell = {
+        let mut sets = SETS.lock().unwrap_or_else(|e| e.into_inner());
+        match sets.iter().find(|(p, _)| p == dir) {
+            Some((_, cell)) => cell,
+            None => {
+                let cell = Box::leak(Box::new(OnceLock::new()));
+                sets.push((dir.to_path_buf(), cell));
+                cell
+            }
+        }
+    };
+    cell.get_or_init(|| {
+        let (files, errors) = jigsaw::vision::collect_inputs(&[dir.to_path_buf()]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let opts = jigsaw::vision::PipelineOptions::default();
+        let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
+        assert!(run.failures.is_empty(), "{:?}", run.failures);
+        run.set
+    })
+}

@@ -1,8 +1,10 @@
 //! From a binary mask to blobs: hole filling, 8-connected labelling, and per-blob statistics
 //! and cropped masks.
 
-use image::{GrayImage, ImageBuffer, Luma};
-use imageproc::region_labelling::{connected_components, Connectivity};
+use super::labelling::label_components;
+pub use super::labelling::Labels;
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::Connectivity;
 
 /// The widest margin a tightly cropped single-piece image may leave on any side, in pixels.
 pub const TIGHT_CROP_MARGIN: u32 = 2;
@@ -89,13 +91,10 @@ pub fn fill_holes(mask: &mut GrayImage) {
     }
 }
 
-/// A label image: 0 is background, blob `k` is `k`.
-pub type Labels = ImageBuffer<Luma<u32>, Vec<u32>>;
-
 /// The components of `mask` (non-zero = foreground) and the pixel count of each label
 /// (index 0 counts the background), for the clean-ups that keep or drop components by size.
 pub fn labelled_areas(mask: &GrayImage, connectivity: Connectivity) -> (Labels, Vec<u64>) {
-    let labels = connected_components(mask, connectivity, Luma([0u8]));
+    let labels = label_components(mask, connectivity);
     let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
     let mut areas = vec![0u64; n + 1];
     for p in labels.pixels() {
@@ -106,7 +105,7 @@ pub fn labelled_areas(mask: &GrayImage, connectivity: Connectivity) -> (Labels, 
 
 /// The 8-connected blobs of `mask` (non-zero = foreground), with the label image.
 pub fn label_blobs(mask: &GrayImage) -> (Labels, Vec<Blob>) {
-    let labels = connected_components(mask, Connectivity::Eight, Luma([0u8]));
+    let labels = label_components(mask, Connectivity::Eight);
     let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
     // Per label: min x, min y, max x, max y, area, sum x, sum y.
     let mut acc = vec![(u32::MAX, u32::MAX, 0u32, 0u32, 0u64, 0f64, 0f64); n + 1];

@@ -13,9 +13,10 @@
 //! sharp corner), and only what touches two parts (the bridge) is dropped.
 
 use super::components::{labelled_areas, Blob, Labels};
+use super::labelling::label_components;
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::euclidean_squared_distance_transform;
-use imageproc::region_labelling::{connected_components, Connectivity};
+use imageproc::region_labelling::Connectivity;
 
 /// The parts of `blob` (in `labels`) split at its necks (see [`split_at_necks`]), each as a
 /// blob in image coordinates (label 0) and its mask cropped to its box.
@@ -75,7 +76,7 @@ pub fn split_at_necks(mask: &GrayImage, min_part: u64, max_radius: u32) -> Optio
         let eroded = GrayImage::from_fn(w + 2, h + 2, |x, y| {
             Luma([u8::from(to_background.get_pixel(x, y)[0] > r2) * 255])
         });
-        let cores = connected_components(&eroded, Connectivity::Eight, Luma([0u8]));
+        let cores = label_components(&eroded, Connectivity::Eight);
         if cores.pixels().map(|p| p.0[0]).max().unwrap_or(0) >= 2 {
             if let Some(parts) = parts_of_opening(mask, &eroded, r2, min_part) {
                 return Some(parts);
@@ -121,7 +122,7 @@ fn parts_of_opening(
     let rest = GrayImage::from_fn(w, h, |x, y| {
         Luma([u8::from(mask.get_pixel(x, y)[0] != 0 && part_at(x, y) == 0) * 255])
     });
-    let rest_labels = connected_components(&rest, Connectivity::Eight, Luma([0u8]));
+    let rest_labels = label_components(&rest, Connectivity::Eight);
     let m = rest_labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
     // Per piece of the rest: the part it touches, 0 for none yet, usize::MAX for several.
     let mut touches = vec![0usize; m + 1];

@@ -297,3 +297,32 @@ fn degenerate_images_do_not_panic() {
     img.put_pixel(2, 2, Rgb([0; 3]));
     assert!(segment(&img, &SegmentOptions::default()).pieces.is_empty());
 }
+
+#[test]
+fn a_mask_saved_as_jpeg_is_thresholded_at_mid_grey() {
+    // A white disc on black with JPEG-like noise of up to 30 levels on both sides: the
+    // piece is exactly the pixels above mid-grey, with nothing modelled.
+    let mut s = 99u64;
+    let mut noise = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 59) as u8
+    };
+    let inside = |x: u32, y: u32| (x as i64 - 40).pow(2) + (y as i64 - 30).pow(2) < 400;
+    let img = RgbImage::from_fn(80, 60, |x, y| {
+        let v = if inside(x, y) { 255 - noise() } else { noise() };
+        Rgb([v, v, v])
+    });
+    assert!(is_black_and_white(&img));
+    let (seg, diag) = segment_with_diagnostics(&img, &SegmentOptions::default());
+    assert_eq!(seg.pieces.len(), 1);
+    let want = (0..80).flat_map(|x| (0..60).map(move |y| (x, y)));
+    let want = want.filter(|&(x, y)| inside(x, y)).count() as u64;
+    assert_eq!(seg.pieces[0].area, want);
+    assert_eq!(diag.threshold, 0.5, "no background model");
+    // Mid-grey anywhere makes it a photograph.
+    let mut photo = img.clone();
+    photo.put_pixel(3, 3, Rgb([128, 128, 128]));
+    assert!(!is_black_and_white(&photo));
+}

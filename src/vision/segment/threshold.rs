@@ -110,37 +110,85 @@ pub fn hysteresis(mut mask: Vec<u8>, width: usize, joins: impl Fn(usize) -> bool
 }
 
 /// Mean over the (2r+1)² box around each pixel (clamped at the edges), separably.
+///
+/// Both passes walk the image row by row: the vertical pass keeps one running sum per column
+/// instead of walking each column down the image (a stride of a whole row per step, which
+/// made this 3 × 3 mean 15 % of segmenting a photo). Each column's sums see the same
+/// additions and subtractions in the same order either way, so the means are bit for bit
+/// those of the column walk.
 pub fn box_blur(values: &mut [f32], width: usize, radius: usize) {
     if radius == 0 || width == 0 {
         return;
     }
     let height = values.len().checked_div(width).unwrap_or(0);
     let mut tmp = vec![0f32; values.len()];
-    let pass =
-        |src: &[f32], dst: &mut [f32], n: usize, stride: usize, lines: usize, step: usize| {
-            for l in 0..lines {
-                let at = |k: usize| src[l * step + k * stride];
-                let mut sum = 0f32;
-                let mut count = 0usize;
-                for k in 0..radius.min(n) {
-                    sum += at(k);
-                    count += 1;
-                }
-                for k in 0..n {
-                    if k + radius < n {
-                        sum += at(k + radius);
-                        count += 1;
-                    }
-                    if k > radius {
-                        sum -= at(k - radius - 1);
-                        count -= 1;
-                    }
-                    dst[l * step + k * stride] = sum / count as f32;
-                }
-            }
-        };
-    pass(values, &mut tmp, width, 1, height, width);
-    pass(&tmp, values, height, width, width, 1);
+    for (src, dst) in values.chunks_exact(width).zip(tmp.chunks_exact_mut(width)) {
+        running_mean(
+            width,
+            radius,
+            |sum, k, sign| *sum += sign * src[k],
+            |k, v| dst[k] = v,
+        );
+    }
+    let mut sums = vec![0f32; width];
+    let mut count = 0usize;
+    for k in 0..radius.min(height) {
+        add_row(&mut sums, &tmp[k * width..(k + 1) * width], 1.0);
+        count += 1;
+    }
+    for k in 0..height {
+        if k + radius < height {
+            add_row(
+                &mut sums,
+                &tmp[(k + radius) * width..(k + radius + 1) * width],
+                1.0,
+            );
+            count += 1;
+        }
+        if k > radius {
+            let gone = k - radius - 1;
+            add_row(&mut sums, &tmp[gone * width..(gone + 1) * width], -1.0);
+            count -= 1;
+        }
+        for (v, s) in values[k * width..(k + 1) * width].iter_mut().zip(&sums) {
+            *v = s / count as f32;
+        }
+    }
+}
+
+/// The running mean along one line of `n` values: `step(sum, k, ±1)` adds or takes value `k`
+/// from the sum, `put(k, mean)` stores the mean at `k`.
+fn running_mean(
+    n: usize,
+    radius: usize,
+    mut step: impl FnMut(&mut f32, usize, f32),
+    mut put: impl FnMut(usize, f32),
+) {
+    let mut sum = 0f32;
+    let mut count = 0usize;
+    for k in 0..radius.min(n) {
+        step(&mut sum, k, 1.0);
+        count += 1;
+    }
+    for k in 0..n {
+        if k + radius < n {
+            step(&mut sum, k + radius, 1.0);
+            count += 1;
+        }
+        if k > radius {
+            step(&mut sum, k - radius - 1, -1.0);
+            count -= 1;
+        }
+        put(k, sum / count as f32);
+    }
+}
+
+/// `sums[x] ± row[x]` for every column: adding `-1.0 * v` is the same float operation as
+/// subtracting `v`.
+fn add_row(sums: &mut [f32], row: &[f32], sign: f32) {
+    for (s, &v) in sums.iter_mut().zip(row) {
+        *s += sign * v;
+    }
 }
 
 fn bin_of(d: f32) -> usize {
@@ -150,6 +198,75 @@ fn bin_of(d: f32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The box mean the plain way: each column walked down the image with its own sum.
+    fn box_blur_by_columns(values: &[f32], width: usize, radius: usize) -> Vec<f32> {
+        let height = values.len() / width;
+        let mean_along = |at: &dyn Fn(usize) -> f32, n: usize| -> Vec<f32> {
+            let (mut sum, mut count, mut out) = (0f32, 0usize, Vec::with_capacity(n));
+            for k in 0..radius.min(n) {
+                sum += at(k);
+                count += 1;
+            }
+            for k in 0..n {
+                if k + radius < n {
+                    sum += at(k + radius);
+                    count += 1;
+                }
+                if k > radius {
+                    sum -= at(k - radius - 1);
+                    count -= 1;
+                }
+                out.push(sum / count as f32);
+            }
+            out
+        };
+        let mut rows = vec![0f32; values.len()];
+        for y in 0..height {
+            let m = mean_along(&|k| values[y * width + k], width);
+            rows[y * width..(y + 1) * width].copy_from_slice(&m);
+        }
+        let mut out = vec![0f32; values.len()];
+        for x in 0..width {
+            for (y, v) in mean_along(&|k| rows[k * width + x], height)
+                .into_iter()
+                .enumerate()
+            {
+                out[y * width + x] = v;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn box_blur_row_by_row_is_bit_for_bit_the_column_walk() {
+        let mut s = 12345u64;
+        for (w, h, r) in [
+            (37, 23, 1),
+            (5, 40, 2),
+            (40, 3, 1),
+            (1, 9, 1),
+            (9, 1, 3),
+            (16, 16, 4),
+        ] {
+            let values: Vec<f32> = (0..w * h)
+                .map(|_| {
+                    s = s
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (s >> 40) as f32 / 7.3
+                })
+                .collect();
+            let mut ours = values.clone();
+            box_blur(&mut ours, w, r);
+            let want = box_blur_by_columns(&values, w, r);
+            let same = ours
+                .iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{w}x{h} r={r}");
+        }
+    }
 
     #[test]
     fn otsu_splits_two_clusters() {

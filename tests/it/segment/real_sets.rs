@@ -1,6 +1,6 @@
 //! Segmentation of the real sets in `../shared/data/real`, with no per-image parameters.
 
-use crate::util::shared_data;
+use crate::util::{shared_data, traced};
 use jigsaw::piece_set::RejectReason;
 use jigsaw::vision::{
     collect_inputs, load_image, segment, LoadLimits, SegmentOptions, Segmentation,
@@ -30,37 +30,38 @@ fn foreground_pixels(path: &Path) -> u64 {
     img.pixels().filter(|p| p.0[0] > 127).count() as u64
 }
 
+/// Read from the traced set that the corner and solve tests share ([`traced`]): each piece's
+/// area and box are those of its segmented (and snapped) outline.
 #[test]
 fn pikachu_100_one_unclipped_piece_per_photo() {
     let Some(dir) = shared_data("real/roksenhorn-puzzle-bot/pikachu-100/0_input") else {
         return;
     };
-    let files = images_in(&dir);
-    assert_eq!(files.len(), 100);
-    let areas: Vec<u64> = files
-        .par_iter()
-        .map(|f| {
-            let seg = segment_file(f);
-            assert_eq!(seg.pieces.len(), 1, "{}: {:?}", f.display(), seg.rejected);
-            assert_eq!(count(&seg, RejectReason::Clipped), 0, "{}", f.display());
-            assert_eq!(count(&seg, RejectReason::Merged), 0, "{}", f.display());
-            let p = &seg.pieces[0];
-            // A jigsaw piece fills roughly half to four fifths of its box.
-            let fill = p.area as f64 / (p.bbox[2] as f64 * p.bbox[3] as f64);
-            assert!((0.4..0.9).contains(&fill), "{}: fill {fill}", f.display());
-            p.area
-        })
-        .collect();
+    let set = traced(&dir);
+    assert_eq!(set.images.len(), 100);
+    for image in &set.images {
+        let pieces = set.pieces.iter().filter(|p| p.image == image.path).count();
+        let rejected = |reason| image.rejected.iter().filter(|r| r.reason == reason).count();
+        assert_eq!(pieces, 1, "{}: {:?}", image.path, image.rejected);
+        assert_eq!(rejected(RejectReason::Clipped), 0, "{}", image.path);
+        assert_eq!(rejected(RejectReason::Merged), 0, "{}", image.path);
+    }
+    for p in &set.pieces {
+        // A jigsaw piece fills roughly half to four fifths of its box.
+        let fill = p.area / (p.bbox[2] as f64 * p.bbox[3] as f64);
+        assert!((0.4..0.9).contains(&fill), "{}: fill {fill}", p.image);
+    }
     // The same puzzle photographed at about the same distance: areas within ±30% of the median.
-    let mut sorted = areas.clone();
-    sorted.sort_unstable();
-    let median = sorted[sorted.len() / 2] as f64;
-    for (f, a) in files.iter().zip(&areas) {
-        let r = *a as f64 / median;
+    let mut sorted: Vec<f64> = set.pieces.iter().map(|p| p.area).collect();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    for p in &set.pieces {
+        let r = p.area / median;
         assert!(
             (0.7..1.3).contains(&r),
-            "{}: area {a} vs median {median}",
-            f.display()
+            "{}: area {} vs median {median}",
+            p.image,
+            p.area
         );
     }
 }

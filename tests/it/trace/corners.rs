@@ -287,16 +287,12 @@ fn pikachu_photos_each_give_one_piece_with_four_plausible_corners() {
     let Some(root) = shared_data("real/roksenhorn-puzzle-bot/pikachu-100") else {
         return;
     };
-    let (files, errors) = jigsaw::vision::collect_inputs(&[root.join("0_input")]);
-    assert!(errors.is_empty());
-    assert_eq!(files.len(), 100);
-    let run = jigsaw::vision::trace_images(&files, &Default::default(), &|_| {});
-    assert!(run.failures.is_empty(), "{:?}", run.failures);
-    assert_eq!(run.set.pieces.len(), 100);
+    let set = crate::util::traced(&root.join("0_input"));
+    assert_eq!(set.images.len(), 100);
+    assert_eq!(set.pieces.len(), 100);
     let flat =
         pikachu_flat_sides(&std::fs::read_to_string(root.join("solution_grid.txt")).unwrap());
-    let bad: Vec<(String, String)> = run
-        .set
+    let bad: Vec<(String, String)> = set
         .pieces
         .iter()
         .filter_map(|p| {
