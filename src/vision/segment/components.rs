@@ -94,8 +94,8 @@ pub fn fill_holes(mask: &mut GrayImage) {
 /// The components of `mask` (non-zero = foreground) and the pixel count of each label
 /// (index 0 counts the background), for the clean-ups that keep or drop components by size.
 pub fn labelled_areas(mask: &GrayImage, connectivity: Connectivity) -> (Labels, Vec<u64>) {
-    let labels = label_components(mask, connectivity);
-    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    let (labels, n) = label_components(mask, connectivity);
+    let n = n as usize;
     let mut areas = vec![0u64; n + 1];
     for p in labels.pixels() {
         areas[p.0[0] as usize] += 1;
@@ -105,8 +105,8 @@ pub fn labelled_areas(mask: &GrayImage, connectivity: Connectivity) -> (Labels, 
 
 /// The 8-connected blobs of `mask` (non-zero = foreground), with the label image.
 pub fn label_blobs(mask: &GrayImage) -> (Labels, Vec<Blob>) {
-    let labels = label_components(mask, Connectivity::Eight);
-    let n = labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    let (labels, n) = label_components(mask, Connectivity::Eight);
+    let n = n as usize;
     // Per label: min x, min y, max x, max y, area, sum x, sum y.
     let mut acc = vec![(u32::MAX, u32::MAX, 0u32, 0u32, 0u64, 0f64, 0f64); n + 1];
     for (x, y, p) in labels.enumerate_pixels() {

@@ -24,13 +24,14 @@ struct Run {
     value: u8,
 }
 
-/// The components of `mask`: non-zero pixels are foreground, and neighbouring pixels belong
-/// to one component when their values are equal (as `imageproc`'s labelling does).
-pub fn label_components(mask: &GrayImage, connectivity: Connectivity) -> Labels {
+/// The components of `mask` and how many there are: non-zero pixels are foreground, and
+/// neighbouring pixels belong to one component when their values are equal (as `imageproc`'s
+/// labelling does).
+pub fn label_components(mask: &GrayImage, connectivity: Connectivity) -> (Labels, u32) {
     let (w, h) = mask.dimensions();
     let mut out = Labels::new(w, h);
     if w == 0 || h == 0 {
-        return out;
+        return (out, 0);
     }
     let runs = runs_of(mask);
     let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
@@ -78,7 +79,7 @@ pub fn label_components(mask: &GrayImage, connectivity: Connectivity) -> Labels 
         let row = run.y as usize * w as usize;
         buf[row + run.start as usize..row + run.end as usize].fill(label_of_root[root]);
     }
-    out
+    (out, count)
 }
 
 /// Every run of the image, row by row, left to right.
@@ -148,9 +149,10 @@ mod tests {
                 }])
             });
             for conn in [Connectivity::Four, Connectivity::Eight] {
-                let ours = label_components(&mask, conn);
+                let (ours, count) = label_components(&mask, conn);
                 let theirs = connected_components(&mask, conn, Luma([0u8]));
                 assert_eq!(ours, theirs, "case {case} {conn:?}: {w}x{h}");
+                assert_eq!(Some(&count), theirs.iter().max(), "case {case} {conn:?}");
             }
         }
     }
@@ -161,9 +163,15 @@ mod tests {
         mask.put_pixel(0, 0, Luma([255]));
         mask.put_pixel(1, 1, Luma([255]));
         mask.put_pixel(3, 0, Luma([255]));
-        let eight = label_components(&mask, Connectivity::Eight);
-        assert_eq!(eight.as_raw(), &[1, 0, 0, 2, 0, 1, 0, 0]);
-        let four = label_components(&mask, Connectivity::Four);
-        assert_eq!(four.as_raw(), &[1, 0, 0, 2, 0, 3, 0, 0]);
+        let (eight, n) = label_components(&mask, Connectivity::Eight);
+        assert_eq!(
+            (eight.as_raw().as_slice(), n),
+            (&[1, 0, 0, 2, 0, 1, 0, 0][..], 2)
+        );
+        let (four, n) = label_components(&mask, Connectivity::Four);
+        assert_eq!(
+            (four.as_raw().as_slice(), n),
+            (&[1, 0, 0, 2, 0, 3, 0, 0][..], 3)
+        );
     }
 }

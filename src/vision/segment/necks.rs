@@ -76,8 +76,8 @@ pub fn split_at_necks(mask: &GrayImage, min_part: u64, max_radius: u32) -> Optio
         let eroded = GrayImage::from_fn(w + 2, h + 2, |x, y| {
             Luma([u8::from(to_background.get_pixel(x, y)[0] > r2) * 255])
         });
-        let cores = label_components(&eroded, Connectivity::Eight);
-        if cores.pixels().map(|p| p.0[0]).max().unwrap_or(0) >= 2 {
+        let (_, cores) = label_components(&eroded, Connectivity::Eight);
+        if cores >= 2 {
             if let Some(parts) = parts_of_opening(mask, &eroded, r2, min_part) {
                 return Some(parts);
             }
@@ -122,8 +122,8 @@ fn parts_of_opening(
     let rest = GrayImage::from_fn(w, h, |x, y| {
         Luma([u8::from(mask.get_pixel(x, y)[0] != 0 && part_at(x, y) == 0) * 255])
     });
-    let rest_labels = label_components(&rest, Connectivity::Eight);
-    let m = rest_labels.pixels().map(|p| p.0[0]).max().unwrap_or(0) as usize;
+    let (rest_labels, m) = label_components(&rest, Connectivity::Eight);
+    let m = m as usize;
     // Per piece of the rest: the part it touches, 0 for none yet, usize::MAX for several.
     let mut touches = vec![0usize; m + 1];
     for (x, y, p) in rest_labels.enumerate_pixels() {

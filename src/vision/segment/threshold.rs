@@ -123,71 +123,59 @@ pub fn box_blur(values: &mut [f32], width: usize, radius: usize) {
     let height = values.len().checked_div(width).unwrap_or(0);
     let mut tmp = vec![0f32; values.len()];
     for (src, dst) in values.chunks_exact(width).zip(tmp.chunks_exact_mut(width)) {
-        running_mean(
+        sliding_window(
+            &mut 0f32,
             width,
             radius,
             |sum, k, sign| *sum += sign * src[k],
-            |k, v| dst[k] = v,
+            |sum, k, count| dst[k] = sum / count as f32,
         );
     }
-    let mut sums = vec![0f32; width];
-    let mut count = 0usize;
-    for k in 0..radius.min(height) {
-        add_row(&mut sums, &tmp[k * width..(k + 1) * width], 1.0);
-        count += 1;
-    }
-    for k in 0..height {
-        if k + radius < height {
-            add_row(
-                &mut sums,
-                &tmp[(k + radius) * width..(k + radius + 1) * width],
-                1.0,
-            );
-            count += 1;
-        }
-        if k > radius {
-            let gone = k - radius - 1;
-            add_row(&mut sums, &tmp[gone * width..(gone + 1) * width], -1.0);
-            count -= 1;
-        }
-        for (v, s) in values[k * width..(k + 1) * width].iter_mut().zip(&sums) {
-            *v = s / count as f32;
-        }
-    }
+    let row = |k: usize| &tmp[k * width..(k + 1) * width];
+    sliding_window(
+        &mut vec![0f32; width],
+        height,
+        radius,
+        |sums, k, sign| {
+            for (s, &v) in sums.iter_mut().zip(row(k)) {
+                *s += sign * v;
+            }
+        },
+        |sums, k, count| {
+            for (v, s) in values[k * width..(k + 1) * width].iter_mut().zip(sums) {
+                *v = s / count as f32;
+            }
+        },
+    );
 }
 
-/// The running mean along one line of `n` values: `step(sum, k, ±1)` adds or takes value `k`
-/// from the sum, `put(k, mean)` stores the mean at `k`.
-fn running_mean(
+/// Slides a window of `radius` either side along `n` positions: `slide(sum, k, ±1.0)` adds
+/// position `k` to the running `sum` or takes it out (adding `-1.0 * v` is the same float
+/// operation as subtracting `v`), and `put(sum, k, count)` is called at each position with
+/// its window summed. One schedule for both passes of [`box_blur`], so that a row of column
+/// sums sees, column by column, the operations a single sum walking down the column would.
+fn sliding_window<S>(
+    sum: &mut S,
     n: usize,
     radius: usize,
-    mut step: impl FnMut(&mut f32, usize, f32),
-    mut put: impl FnMut(usize, f32),
+    slide: impl Fn(&mut S, usize, f32),
+    mut put: impl FnMut(&S, usize, usize),
 ) {
-    let mut sum = 0f32;
     let mut count = 0usize;
     for k in 0..radius.min(n) {
-        step(&mut sum, k, 1.0);
+        slide(sum, k, 1.0);
         count += 1;
     }
     for k in 0..n {
         if k + radius < n {
-            step(&mut sum, k + radius, 1.0);
+            slide(sum, k + radius, 1.0);
             count += 1;
         }
         if k > radius {
-            step(&mut sum, k - radius - 1, -1.0);
+            slide(sum, k - radius - 1, -1.0);
             count -= 1;
         }
-        put(k, sum / count as f32);
-    }
-}
-
-/// `sums[x] ± row[x]` for every column: adding `-1.0 * v` is the same float operation as
-/// subtracting `v`.
-fn add_row(sums: &mut [f32], row: &[f32], sign: f32) {
-    for (s, &v) in sums.iter_mut().zip(row) {
-        *s += sign * v;
+        put(sum, k, count);
     }
 }
 
