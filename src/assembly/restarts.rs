@@ -76,8 +76,9 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     let mut starts = vec![first];
     starts.extend(others);
     starts.sort_by(|x, y| y.quality.partial_cmp(&x.quality).unwrap_or(Ordering::Equal));
-    // Revisions: each ambiguous single mating of a growth, most ambiguous first, is taken
-    // back by growing again with its chainlet as boundary (the paper's outer boundary
+    // Revisions: each ambiguous single mating of a growth, and each mating of an ambiguous
+    // junction closure (see `grow::AMBIGUOUS_CLOSURE`), most ambiguous first, is taken back
+    // by growing again with its chainlet as boundary (the paper's outer boundary
     // routine: a chainlet whose true mate is not in the set still has look-alikes). First
     // those of every start, then those of the best growth while one improves on it, so a
     // growth may take back several matings in turn.
@@ -100,12 +101,13 @@ pub fn grow(shapes: &Shapes, table: &MatingTable) -> Growth {
     best.growth
 }
 
-/// The growths that take back one ambiguous single mating of `g`, most ambiguous first: its
-/// seed, and its boundary with the mating's cluster chainlet added.
+/// The growths that take back one ambiguous mating of `g` (single, or of an ambiguous junction
+/// closure), most ambiguous first: its seed, and its boundary with the mating's cluster
+/// chainlet added.
 fn revisions_of(g: &Grown) -> impl Iterator<Item = (usize, Vec<bool>)> + '_ {
     let mut ambiguous: Vec<(usize, f64)> = g
         .growth
-        .single_matings
+        .revisable
         .iter()
         .filter(|m| m.1 > AMBIGUOUS_MERIT)
         .copied()
@@ -188,7 +190,7 @@ mod tests {
     fn revisions_take_back_ambiguous_matings_most_ambiguous_first() {
         let mut g = growth(&[(0, 1, 1.0)], 6);
         g.boundary[5] = true;
-        g.single_matings = vec![(0, 0.3), (2, 0.7), (4, 0.95), (3, 0.5)];
+        g.revisable = vec![(0, 0.3), (2, 0.7), (4, 0.95), (3, 0.5)];
         let grown = Grown {
             seed: 7,
             growth: g,
