@@ -62,6 +62,7 @@ fn end_to_end(pieces: usize, seed: u64, style: Style) -> Result<(), String> {
 }
 
 /// The cases `(pieces, seed)` of `style` that do not solve end to end, with why.
+///
 /// The cases run two at a time: each is a process of its own, and this test is the longest of
 /// the suite, still running when the others have finished. Plain threads, not rayon's pool,
 /// which would be held by threads waiting on the child processes while the other tests of
@@ -94,6 +95,12 @@ fn failures(style: Style, cases: &[(usize, u64)]) -> Vec<String> {
     failed.into_iter().map(|(_, e)| e).collect()
 }
 
+/// Rendered scans through the CLI: several seeds of every size, among them 14:1 (a piece
+/// corner cut by an 11 px side, 5° off its hole's: SIDE CHECK refused it until it compared
+/// corners by their shortest side) and 14:5 (the near-isosceles triangle, whose chirality the
+/// target's flat vertices, where cuts meet the border, decide), and 10:1 (light paper: a
+/// piece's white corner is left out of its mask, and the polygon cut it along the print's edge
+/// until the image's rim completed it, `photo_support`).
 #[test]
 fn rendered_scans_solve_end_to_end() {
     let cases = [
