@@ -189,7 +189,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     assert!(notch.open);
     let area = 1600.0 + 400.0;
     assert!(
-        !fits_area(notch, area) && holds_a_run(notch, area),
+        !fits_area(notch, area) && holds_a_run(notch, area, run_area(notch, &[])),
         "{}",
         notch.area
     );
@@ -208,6 +208,55 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     );
     let squares = fit_partial(&plain, notch, &frame, limits, 40.0);
     assert!(squares.iter().all(|&(_, d)| d > bar), "{squares:?}");
+}
+
+/// Three rows of seven 40 px cells with seven left out together: columns 1–4 of the top row
+/// and 2–4 of the middle row, one notch of over five pieces' area (a cluster of five that
+/// belongs there, and two pieces at its ends, irregular 100 photos seed 97). No piece fills
+/// it whole, and until session 35 no piece was fitted to part of it either (only regions of
+/// up to four and a half pieces' area were). Now it is filled from its ends while a cluster of
+/// half its area or more waits for it, and only then: the strips between an irregular edge and
+/// the hull are as wide, and fitting every piece to parts of them costs much for nothing.
+#[test]
+fn a_wide_notch_is_filled_from_its_ends_only_while_a_cluster_waits_for_it() {
+    let left_out = [(1, 0), (2, 0), (3, 0), (4, 0), (2, 1), (3, 1), (4, 1)];
+    let cells: Vec<(i32, i32)> = (0..3)
+        .flat_map(|j| (0..7).map(move |i| (i, j)))
+        .filter(|c| !left_out.contains(c))
+        .collect();
+    let (shapes, g) = cluster_of(&cells, |_| None);
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+    let notch = regions
+        .iter()
+        .max_by(|a, b| a.area.total_cmp(&b.area))
+        .expect("the notch");
+    assert!(notch.open);
+    let area = 1600.0;
+    assert!(
+        notch.area > 4.5 * area && !fits_area(notch, area),
+        "{}",
+        notch.area
+    );
+    let cluster = |pieces: f64| Item {
+        members: Vec::new(),
+        outline: Vec::new(),
+        area: pieces * area,
+        centroid: P2::origin(),
+        cluster: Some(1),
+        member_of: None,
+        key: 0,
+        border: None,
+    };
+    assert!(!holds_a_run(notch, area, run_area(notch, &[])));
+    assert!(!holds_a_run(notch, area, run_area(notch, &[cluster(2.0)])));
+    assert!(holds_a_run(notch, area, run_area(notch, &[cluster(5.0)])));
+    // A single piece is an item too, but waits for nothing.
+    let piece = Item {
+        cluster: None,
+        ..cluster(5.0)
+    };
+    assert!(!holds_a_run(notch, area, run_area(notch, &[piece])));
 }
 
 /// Two rows of five 40 px cells, the second and fourth of the top row left out, the first

@@ -2,7 +2,7 @@
 
 use super::fit::{fit_to_notch, fit_to_rim, Rim};
 use super::partial::fit_partial;
-use super::region_fits::{fits_area, holds_a_run};
+use super::region_fits::{fits_area, holds_a_run, run_area};
 use super::*;
 use crate::assembly::shapes::PieceShape;
 use nalgebra::{Isometry2, Vector2};
