@@ -94,6 +94,14 @@ pub(super) fn region_key(hole: &Hole, frame: &Frame, margin: f64) -> u64 {
     h.finish()
 }
 
+/// A region's key for the fits allowed up to `run_area` pieces' area filled from its ends
+/// (see `region_fits::run_area`): the same region gives other fits under another bound.
+pub(super) fn bounded_key(region: u64, run_area: f64) -> u64 {
+    let mut h = DefaultHasher::new();
+    (region, run_area.to_bits()).hash(&mut h);
+    h.finish()
+}
+
 fn hash_points(points: &[P2], h: &mut DefaultHasher) {
     points.len().hash(h);
     for q in points {

@@ -5,7 +5,7 @@
 
 use super::super::geometry::P2;
 use super::super::shapes::Shapes;
-use super::cache::FitCache;
+use super::cache::{bounded_key, FitCache};
 use super::fit::{fit_to_notch, fit_to_rim, NotchLimits};
 use super::items::Item;
 use super::partial::fit_partial;
@@ -98,12 +98,7 @@ pub(super) fn region_fits(
 ) -> Vec<Fit> {
     let mut fits: Vec<Fit> = Vec::new();
     let most = run_area(hole, items);
-    // Whether a wide region is filled from its ends depends on the items: remembered apart.
-    let region = if most > MAX_RUN_AREA {
-        region.rotate_left(1) ^ 0x9e37_79b9_7f4a_7c15
-    } else {
-        region
-    };
+    let region = bounded_key(region, most);
     for (k, item) in items.iter().enumerate() {
         let limits = item_limits(limits, item);
         let fit = |pose: Isometry2<f64>, distance: f64, partial: bool| Fit {
