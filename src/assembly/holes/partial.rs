@@ -29,8 +29,17 @@ const FIRST_ITERATIONS: usize = 8;
 const MIN_MEETING_SHARE: f64 = 0.55;
 /// … and the side facing the rest of the region, one run of the outline, is at least this
 /// share of it (less is a piece that fills the region, which is [`super::fit::fit_to_notch`]'s
-/// case).
+/// case) …
 const MIN_OPEN_SHARE: f64 = 0.15;
+/// … or of [`MIN_INSIDE_OPEN_SHARE`] for a piece of which at least [`INSIDE_SHARE`] lies deep
+/// inside the hull: a piece inside the puzzle at the dead end of a run, held on all sides but
+/// the one facing the rest of the run, which may be short (irregular 100 photos seed 59: 0.08
+/// of a piece held on five sides, its short sixth facing the two pieces above it; it was left
+/// out at 0.15). Only there: a corner piece fits the rim left by a wavy edge at the corner of
+/// the hull with an open side of two points (irregular 100 photos seed 45: a quarter of its
+/// outline deep, 0.06 of that open, 1.23 px, and the piece hung outside the puzzle).
+const MIN_INSIDE_OPEN_SHARE: f64 = 0.06;
+const INSIDE_SHARE: f64 = 0.9;
 /// Rim points within this fraction of the median piece size of the placed outline's meeting
 /// part are the part of the rim the piece claims (a knob hole it leaves empty reaches a
 /// quarter of a piece deep).
@@ -160,7 +169,12 @@ fn score(
     let away: Vec<bool> = dist.iter().map(|&d| d > far).collect();
     let (open_start, open_len) = longest_cyclic_run(&away)?;
     let m = deep.len();
-    if (open_len as f64) < MIN_OPEN_SHARE * m as f64
+    let min_open = if m as f64 >= INSIDE_SHARE * n as f64 {
+        MIN_INSIDE_OPEN_SHARE
+    } else {
+        MIN_OPEN_SHARE
+    };
+    if (open_len as f64) < min_open * m as f64
         || ((m - open_len) as f64) < MIN_MEETING_SHARE * m as f64
     {
         return None;
