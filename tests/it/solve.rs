@@ -1159,6 +1159,22 @@ fn a_notch_piece_whose_border_side_faces_no_rim_goes_home() {
     photo_solved_completely(Kind::Irregular, 100, 72);
 }
 
+/// Irregular 100 scans seed 36: border piece 6 was left out of its notch on the top edge
+/// (98.68 %), where the puzzle's edge bows in and the hull's chord runs far above the piece's
+/// top side. The middle of that side lay deeper in the hull than it lay from the rim, so it
+/// was compared with the rim, and at the true pose 9.2 % of the outline were outliers (8 %
+/// allowed). A point of the item's border side far from the rim that faces the bay, with
+/// nothing of the cluster before it out to the hull's edge, is now left out
+/// (`holes::fit::faces_outside`): the piece goes home.
+#[test]
+fn a_border_side_under_a_deep_bay_of_the_hull_faces_the_outside() {
+    let mut p = Params::new(Kind::Irregular, 100, 36);
+    p.style = jigsaw::synth::Style::Scan;
+    let (report, s) = solved(p);
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+}
+
 /// Photos of `kind` with `pieces` at `seed` solve completely (one cluster, every neighbour
 /// right), with at least `moved` parts moved by the re-examination.
 fn solves_with_parts_moved(kind: Kind, pieces: usize, seed: u64, moved: usize) {

@@ -399,6 +399,42 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
     assert!(frame.corners_taken_in.is_empty());
 }
 
+/// Two rows of three 40 px cells, the top middle one left out and its neighbours 30 px taller
+/// (the puzzle's edge bows in there): the edge piece placed home, the middle of its top side
+/// lies 30 px deep in the hull but only 20 px from the rim, and faces the bay under the
+/// hull's chord and the outside beyond it; its left side faces its neighbour, as does the
+/// top side of a piece placed upside down in that notch.
+#[test]
+fn a_border_side_under_a_bay_faces_the_outside_and_a_side_by_a_neighbour_does_not() {
+    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
+        (1, 1) => Some(cell_with_hole_on_top()),
+        (i, 0) => {
+            let x = 40.0 * i as f64;
+            Some(vec![
+                P2::new(x, -30.0),
+                P2::new(x + 40.0, -30.0),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ])
+        }
+        _ => None,
+    });
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+    let limits = notch_limits(40.0);
+    // From (40, 0) clockwise: the top side's middle is point 20, the left side's point 180.
+    let home = piece(6, &edge_with_knob_below(), Isometry2::identity()).outline;
+    assert_eq!(
+        (home[20], home[180]),
+        (P2::new(60.0, 0.0), P2::new(40.0, 20.0))
+    );
+    assert!(frame.depth(&home[20]) > 25.0);
+    assert!(faces_outside(&home, 20, 1.0, &frame, limits));
+    assert!(!faces_outside(&home, 180, 1.0, &frame, limits));
+    let upside_down = Isometry2::new(Vector2::new(120.0, 40.0), std::f64::consts::PI);
+    let turned = piece(7, &edge_with_knob_below(), upside_down).outline;
+    assert!(!faces_outside(&turned, 20, 1.0, &frame, limits));
+}
+
 /// A V-shaped notch and the triangle that fills it, 100 px wide: its top side lies deep inside
 /// the hull (the puzzle's edge bows in there) and faces no rim. Paired to the end, that side's
 /// points pull towards the V's sides and take the triangle 11 px off its place (translation

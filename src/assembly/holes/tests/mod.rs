@@ -1,7 +1,8 @@
 //! Fits of left-out pieces on small hand-made clusters of square cells.
 
 use super::fit::{
-    best_icp, fit_to_notch, fit_to_rim, mean_point, notch_stages, Rim, ICP_ITERATIONS,
+    best_icp, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages, Rim,
+    ICP_ITERATIONS,
 };
 use super::partial::fit_partial;
 use super::region_fits::{fits_area, holds_a_run, run_area};
