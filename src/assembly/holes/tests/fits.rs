@@ -126,19 +126,7 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
 /// notch depth, where it is not compared.)
 #[test]
 fn an_item_border_side_deep_in_the_hull_is_left_out_of_the_notch_fit() {
-    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
-        (1, 1) => Some(cell_with_hole_on_top()),
-        (i, 0) => {
-            let x = 40.0 * i as f64;
-            Some(vec![
-                P2::new(x, -10.0),
-                P2::new(x + 40.0, -10.0),
-                P2::new(x + 40.0, 40.0),
-                P2::new(x, 40.0),
-            ])
-        }
-        _ => None,
-    });
+    let (shapes, g) = edge_notch_between_taller_neighbours(10.0);
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(6, &edge_with_knob_below(), taken).outline;
     // The outline starts with its top side, (40, 0) to (80, 0), one point a pixel.
@@ -406,19 +394,7 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
 /// top side of a piece placed upside down in that notch.
 #[test]
 fn a_border_side_under_a_bay_faces_the_outside_and_a_side_by_a_neighbour_does_not() {
-    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
-        (1, 1) => Some(cell_with_hole_on_top()),
-        (i, 0) => {
-            let x = 40.0 * i as f64;
-            Some(vec![
-                P2::new(x, -30.0),
-                P2::new(x + 40.0, -30.0),
-                P2::new(x + 40.0, 40.0),
-                P2::new(x, 40.0),
-            ])
-        }
-        _ => None,
-    });
+    let (shapes, g) = edge_notch_between_taller_neighbours(30.0);
     let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let limits = notch_limits(40.0);
     // From (40, 0) clockwise: the top side's middle is point 20, the left side's point 180.
@@ -470,6 +446,25 @@ fn a_notch_fit_is_not_pulled_off_by_a_side_that_faces_no_rim() {
     assert!(paired_to_the_end > 5.0, "{paired_to_the_end}");
     let trimmed = fit(&notch_stages(notch_limits(100.0)));
     assert!(trimmed < 2.0, "{trimmed}");
+}
+
+/// Two rows of three 40 px cells, the top middle one left out (its place under the hole in the
+/// top side of the cell below, see [`edge_with_knob_below`]) and its neighbours `taller` px
+/// taller than the cut: the puzzle's edge bows in there.
+fn edge_notch_between_taller_neighbours(taller: f64) -> (Shapes, Growth) {
+    cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
+        (1, 1) => Some(cell_with_hole_on_top()),
+        (i, 0) => {
+            let x = 40.0 * i as f64;
+            Some(vec![
+                P2::new(x, -taller),
+                P2::new(x + 40.0, -taller),
+                P2::new(x + 40.0, 40.0),
+                P2::new(x, 40.0),
+            ])
+        }
+        _ => None,
+    })
 }
 
 /// The one region of a cluster of 40 px cells: an open notch too large for an item of `area`
