@@ -291,9 +291,8 @@ pub(super) fn thinned_with_deep_rim(
 const OUTSIDE_REACH: f64 = 10.0;
 
 /// Whether point `k` of the `placed` outline (`turn` 1 if clockwise on screen, -1 if not)
-/// faces the outside: straight
-/// out from it, across the outline, the hull's edge comes before any of the cluster's pieces,
-/// within [`OUTSIDE_REACH`]. Where the puzzle's edge bows in, the hull's chord runs far
+/// faces the outside: straight out from it, across the outline, the hull's edge comes before
+/// any of the cluster's pieces, within [`OUTSIDE_REACH`]. Where the puzzle's edge bows in, the hull's chord runs far
 /// beyond a border piece's side, and the middle of that side lies deeper in the hull than it
 /// lies from the rim, facing only the empty bay (irregular 100 scans seed 36: 9.2 % of the
 /// outline outliers at the true pose, 8 % allowed).

@@ -13,6 +13,7 @@ use nalgebra::{Isometry2, Vector2};
 mod colour;
 mod fits;
 mod rounds;
+mod runs;
 
 /// A 40 px cell with its top left corner at (x, y), clockwise on screen.
 fn cell(x: f64, y: f64) -> Vec<P2> {
