@@ -20,6 +20,7 @@ mod clipping;
 mod colour;
 mod components;
 mod dominant;
+mod faces;
 mod faint;
 mod labelling;
 mod model;
@@ -236,6 +237,9 @@ pub fn segment_with_diagnostics(
     morphology::clean(&mut mask, radius);
     let (mut labels, mut blobs) = components::label_blobs(&mask);
     let mut reference = classify::reference_area(&blobs, width, height);
+    // The rim closure's mask (if it closed any) and the hysteresis result, before their
+    // clean-up, for [`faces::enclosed_faces`].
+    let mut unclean = None;
     if let (Some(mut grown), Some(piece)) = (grown, reference) {
         let min_mean = FAINT_LOW_FACTOR * auto_low(noise).min(t);
         let min_area = (opts.min_speck_fraction * piece as f64) as u64;
@@ -259,12 +263,14 @@ pub fn segment_with_diagnostics(
             min_interior: (MIN_FACE_FRACTION * piece as f64) as u64,
             seed_ridge: RIM_SEED_NOISE_FACTOR * noise.max(MIN_RIM_RIDGE),
         };
-        if let Some(closed) = rim::close_rims(&grown, &evidence, low_pass(&model, opts)) {
-            mask = closed;
+        let closed = rim::close_rims(&grown, &evidence, low_pass(&model, opts));
+        if let Some(closed) = &closed {
+            mask = closed.clone();
             morphology::clean(&mut mask, radius);
             (labels, blobs) = components::label_blobs(&mask);
             reference = classify::reference_area(&blobs, width, height);
         }
+        unclean = Some((closed, grown, evidence.min_interior));
     }
     drop(model);
     let verdict = |blob: &components::Blob| {
@@ -279,9 +285,20 @@ pub fn segment_with_diagnostics(
     };
     let mut pieces = Vec::new();
     let mut rejected = Vec::new();
+    // Only a merged blob is segmented again with its faces (see [`welded`]).
+    let merged = |b: &components::Blob| verdict(b) == Verdict::Reject(RejectReason::Merged);
+    let faces = match &unclean {
+        Some((closed, grown, min_area)) if blobs.iter().any(merged) => {
+            let before = closed.as_ref().unwrap_or(grown);
+            Some((faces::enclosed_faces(before, grown, *min_area), *min_area))
+        }
+        _ => None,
+    };
+    drop(unclean);
     let welds = strong.as_ref().map(|strong| welded::WeldEvidence {
         labels: &labels,
         strong,
+        faces: faces.as_ref().map(|(f, a)| (f, *a)),
         radius,
         necks: reference.map(|piece| {
             let min_part = (opts.min_speck_fraction * piece as f64) as u64;
