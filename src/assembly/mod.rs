@@ -6,6 +6,7 @@
 pub mod bias;
 mod border_line;
 pub mod candidates;
+mod carried;
 mod closure;
 pub mod compare;
 pub mod edge_colour;

@@ -14,6 +14,7 @@
 //! closes the cracks and spreads the drift that 3 sweeps piece by piece during growth leave
 //! (on white-1000 the joint solve still moves a far corner by 65 px).
 
+use super::carried;
 use super::compare::nearest_near;
 use super::geometry::{pose_difference, Pose, P2};
 use super::grow::Growth;
@@ -59,9 +60,11 @@ pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> us
             members.push(i);
         }
     }
+    let held = carried::contacts(shapes, g);
     for members in &by_cluster {
         relax_until_still(shapes, g, members);
     }
+    carried::carry(g, &held);
     seams.len()
 }
 
