@@ -50,24 +50,22 @@ impl Held {
 pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
     let reach = CONTACT * shapes.median_size;
     let near = NEIGHBOURHOOD * shapes.median_size;
-    let placed_centroid = |i: usize| {
-        g.placed[i]
-            .as_ref()
-            .map(|p| (p.cluster, p.pose * shapes.pieces[i].centroid))
-    };
     let mut held = Vec::new();
     for (m, p) in g.placed.iter().enumerate() {
         let Some(p) = p else { continue };
         if has_seam(shapes, g, m) {
             continue;
         }
-        let (_, centre) = placed_centroid(m).expect("placed");
-        let neighbours: Vec<(usize, Pose)> = (0..g.placed.len())
-            .filter(|&n| n != m)
-            .filter_map(|n| {
-                let (cluster, c) = placed_centroid(n)?;
-                (cluster == p.cluster && (c - centre).norm() < near)
-                    .then(|| (n, g.placed[n].as_ref().expect("placed").pose))
+        let centre = p.pose * shapes.pieces[m].centroid;
+        let neighbours: Vec<(usize, Pose)> = g
+            .placed
+            .iter()
+            .enumerate()
+            .filter(|&(n, _)| n != m)
+            .filter_map(|(n, q)| {
+                let q = q.as_ref().filter(|q| q.cluster == p.cluster)?;
+                let c = q.pose * shapes.pieces[n].centroid;
+                ((c - centre).norm() < near).then_some((n, q.pose))
             })
             .collect();
         let outlines: Vec<Vec<P2>> = neighbours
