@@ -73,12 +73,7 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
             .map(|(n, pose)| shapes.pieces[*n].outline.iter().map(|q| pose * q).collect())
             .collect();
         let inverse: Vec<Pose> = neighbours.iter().map(|(_, pose)| pose.inverse()).collect();
-        let mut h = Held {
-            piece: m,
-            here: Vec::new(),
-            there: Vec::new(),
-            fitted: Pose::identity(),
-        };
+        let (mut here, mut there, mut touched) = (Vec::new(), Vec::new(), Vec::new());
         for q in shapes.pieces[m].outline.iter().step_by(STRIDE) {
             let x = p.pose * q;
             let nearest = outlines
@@ -88,13 +83,19 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
                 .map(|(k, y)| ((y - x).norm(), k, *y))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
             if let Some((_, k, y)) = nearest.filter(|n| n.0 <= reach) {
-                h.here.push(*q);
-                h.there.push((neighbours[k].0, inverse[k] * y));
+                here.push(*q);
+                there.push((neighbours[k].0, inverse[k] * y));
+                touched.push(y);
             }
         }
-        if let Some(to) = h.placed(g).filter(|_| h.here.len() >= MIN_CONTACTS) {
-            h.fitted = fit_rigid(&h.here, &to).0;
-            held.push(h);
+        if here.len() >= MIN_CONTACTS {
+            let fitted = fit_rigid(&here, &touched).0;
+            held.push(Held {
+                piece: m,
+                here,
+                there,
+                fitted,
+            });
         }
     }
     held

@@ -138,6 +138,14 @@ pub fn label_blobs(mask: &GrayImage) -> (Labels, Vec<Blob>) {
     (labels, blobs)
 }
 
+/// The pixels within `r` of (`x`, `y`) in the Chebyshev distance (a (2r + 1)² square), cut to
+/// an image of `size`.
+pub fn window(x: u32, y: u32, r: u32, size: (u32, u32)) -> impl Iterator<Item = (u32, u32)> {
+    let (w, h) = size;
+    let xs = x.saturating_sub(r)..(x + r + 1).min(w);
+    (y.saturating_sub(r)..(y + r + 1).min(h)).flat_map(move |yy| xs.clone().map(move |xx| (xx, yy)))
+}
+
 /// The blob's own pixels, cut to its bounding box: 255 inside, 0 outside.
 pub fn crop_mask(labels: &Labels, blob: &Blob) -> GrayImage {
     let [x0, y0, w, h] = blob.bbox;

@@ -16,7 +16,7 @@
 //! rim). A patch near two parts is the gap between two pieces, enclosed by two welds, and stays
 //! out.
 
-use super::components::{fill_holes, labelled_areas};
+use super::components::{fill_holes, labelled_areas, window};
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::Connectivity;
 
@@ -52,10 +52,6 @@ pub fn add_faces(
     let (w, h) = strong.dimensions();
     let (parts, part_areas) = labelled_areas(strong, Connectivity::Eight);
     let (face_labels, face_areas) = labelled_areas(faces, Connectivity::Four);
-    let window = |x: u32, y: u32, r: u32| {
-        let ys = y.saturating_sub(r)..(y + r + 1).min(h);
-        ys.flat_map(move |yy| (x.saturating_sub(r)..(x + r + 1).min(w)).map(move |xx| (xx, yy)))
-    };
     // Per face, the piece-sized parts near it (`None` once there are two).
     let mut owner: Vec<Option<Option<u32>>> = vec![Some(None); face_areas.len()];
     for y in 0..h {
@@ -64,7 +60,7 @@ pub fn add_faces(
             if f == 0 || owner[f].is_none() || !on_edge(&face_labels, x, y) {
                 continue;
             }
-            for (xx, yy) in window(x, y, near) {
+            for (xx, yy) in window(x, y, near, (w, h)) {
                 let p = parts.get_pixel(xx, yy)[0];
                 if p == 0 || part_areas[p as usize] < min_part {
                     continue;
@@ -97,7 +93,7 @@ pub fn add_faces(
             if !on_edge(&face_labels, x, y) {
                 continue;
             }
-            for (xx, yy) in window(x, y, rim) {
+            for (xx, yy) in window(x, y, rim, (w, h)) {
                 if blob.get_pixel(xx, yy)[0] != 0 && before.get_pixel(xx, yy)[0] == 0 {
                     strong.put_pixel(xx, yy, Luma([255]));
                 }

@@ -12,7 +12,7 @@
 //! opening removed goes back to the one part it touches (a knob cut off at its own neck, a
 //! sharp corner), and only what touches two parts (the bridge) is dropped.
 
-use super::components::{labelled_areas, Blob, Labels};
+use super::components::{labelled_areas, window, Blob, Labels};
 use super::labelling::label_components;
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::euclidean_squared_distance_transform;
@@ -131,12 +131,10 @@ fn parts_of_opening(
         if r == 0 {
             continue;
         }
-        for yy in y.saturating_sub(1)..(y + 2).min(h) {
-            for xx in x.saturating_sub(1)..(x + 2).min(w) {
-                let q = part_at(xx, yy);
-                if q != 0 && touches[r] != q {
-                    touches[r] = if touches[r] == 0 { q } else { usize::MAX };
-                }
+        for (xx, yy) in window(x, y, 1, (w, h)) {
+            let q = part_at(xx, yy);
+            if q != 0 && touches[r] != q {
+                touches[r] = if touches[r] == 0 { q } else { usize::MAX };
             }
         }
     }

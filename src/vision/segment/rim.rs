@@ -18,7 +18,7 @@
 //! across a rim count as interior (print cut off its piece by a seam the shade test refuses),
 //! and strong ridges start the growth on their own, for a piece with no low-pass pixel at all.
 
-use super::components::{fill_holes, labelled_areas};
+use super::components::{fill_holes, labelled_areas, window};
 use super::threshold;
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::euclidean_squared_distance_transform;
@@ -124,8 +124,7 @@ pub fn close_rims(
             // A kept interior pixel, or a rim pixel next to one.
             let on = kept(x, y)
                 || (along_rims.get_pixel(x, y)[0] != 0
-                    && (y.saturating_sub(1)..(y + 2).min(h))
-                        .any(|yy| (x.saturating_sub(1)..(x + 2).min(w)).any(|xx| kept(xx, yy))));
+                    && window(x, y, 1, (w, h)).any(|(xx, yy)| kept(xx, yy)));
             if on {
                 out.put_pixel(x, y, Luma([255]));
             }
@@ -227,11 +226,7 @@ fn interior_shapes(
 
 /// Whether a pixel of `held` lies within [`RIM_WIDTH`] of (`x`, `y`) (Chebyshev distance).
 fn held_near(held: &GrayImage, x: u32, y: u32) -> bool {
-    let (w, h) = held.dimensions();
-    let r = RIM_WIDTH;
-    (y.saturating_sub(r)..(y + r + 1).min(h)).any(|yy| {
-        (x.saturating_sub(r)..(x + r + 1).min(w)).any(|xx| held.get_pixel(xx, yy)[0] != 0)
-    })
+    window(x, y, RIM_WIDTH, held.dimensions()).any(|(xx, yy)| held.get_pixel(xx, yy)[0] != 0)
 }
 
 /// The length, in pixels, of the stretch of rim a ridge is averaged along, beyond the pixel.
