@@ -13,8 +13,15 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
-/// A fit's pose and distance, and whether it is to part of the region (see `Fit`).
-pub(super) type Found = (Isometry2<f64>, f64, bool);
+/// A fit as found, before its colours are read (see `Fit`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Found {
+    pub pose: Isometry2<f64>,
+    pub distance: f64,
+    pub partial: bool,
+    /// With a knob into a sealed socket: the distance with the knob's points left out.
+    pub sealed: Option<f64>,
+}
 
 /// Fits of an item to a region, by their keys (see [`item_key`], [`region_key`]).
 #[derive(Default)]

@@ -2,6 +2,8 @@
 //! rotations all round: the region, not a chainlet mating, decides where the piece goes.
 
 use super::super::geometry::{fit_rigid, signed_area, P2};
+use super::cache::Found;
+use super::partial::longest_cyclic_run;
 use super::raster::Frame;
 use super::regions::Hole;
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
@@ -20,6 +22,10 @@ const FIT_POINTS: usize = 180;
 /// along one (irregular 20 photos seed 21: 0.24, at 2.94 px and colour 1.57, beside its
 /// true notch at 2.35 px, which it made ambiguous).
 const MIN_DEEP_SHARE: f64 = 0.3;
+/// A knob is at most this share of a piece's outline, and where it cuts into a sealed socket
+/// the rest of the outline cuts in at most at this share (see [`sealed_socket`]).
+const KNOB_SHARE: f64 = 0.15;
+const KNOB_REST: f64 = 0.04;
 
 /// Every `step`-th point so that at most `n` remain.
 fn thin(points: &[P2], n: usize) -> Vec<P2> {
@@ -176,16 +182,19 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// way at most `max_outliers` of the points may lie over twice `tolerance` away. Returns the
 /// pose and the mean of the two means; `None` where no pose passes that test, or the placed
 /// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
-/// points. A point on the item's own `border` sides that, placed, lies nearer the hull's edge
-/// than to any rim faces the outside and is not compared, and the closest points are paired
-/// both from the whole outline and without the border sides (see [`on_border`]).
+/// points, but for a knob into a sealed socket (see [`sealed_socket`]): its points count at
+/// the cap and are left out of the outlier test, and the fit carries its distance without
+/// them (`sealed`), which the round asks to be tight. A point on the item's own `border`
+/// sides that, placed, lies nearer the hull's edge than to any rim faces the outside and is
+/// not compared, and the closest points are paired both from the whole outline and without
+/// the border sides (see [`on_border`]).
 pub(super) fn fit_to_notch(
     outline: &[P2],
     border: Option<&Rim>,
     notch: &Hole,
     frame: &Frame,
     limits: NotchLimits,
-) -> Option<(Isometry2<f64>, f64)> {
+) -> Option<Found> {
     let (outline, rim, deep) = thinned_with_deep_rim(outline, notch, frame, limits)?;
     let on_own_border: Vec<bool> = outline.iter().map(|q| on_border(border, q)).collect();
     let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
@@ -194,17 +203,17 @@ pub(super) fn fit_to_notch(
     let turn = signed_area(&outline).signum();
     let outliers = |d: &[f64]| d.iter().filter(|&&d| d > far).count() as f64 / d.len() as f64;
     let mean = |d: &[f64]| d.iter().map(|d| d.min(limits.cap)).sum::<f64>() / d.len() as f64;
-    let score = |pose: &Isometry2<f64>| {
+    // The pose's distance, and where a knob cuts into a sealed socket, the distance with its
+    // points left out; `None` where the pose fails a test.
+    let judge = |pose: &Isometry2<f64>| -> Option<(f64, Option<f64>)> {
         let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
-        let intruding = placed
+        let cutting: Vec<bool> = placed
             .iter()
-            .filter(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
-            .count();
-        if intruding as f64 > limits.max_intrusion * placed.len() as f64 {
-            return f64::MAX;
-        }
+            .map(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
+            .collect();
+        let knob = sealed_socket(&cutting, limits.max_intrusion)?;
         let depths: Vec<f64> = placed.iter().map(|q| frame.depth(q)).collect();
-        let there: Vec<f64> = placed
+        let (there, excused): (Vec<f64>, Vec<bool>) = placed
             .iter()
             .enumerate()
             .zip(&depths)
@@ -217,19 +226,31 @@ pub(super) fn fit_to_notch(
             .filter(|&(k, d, own, depth)| {
                 !(own && (depth < d || d > far && faces_outside(&placed, k, turn, frame, limits)))
             })
-            .map(|(_, d, _, _)| d)
+            .map(|(k, d, _, _)| match &knob {
+                Some(m) if m[k] => (limits.cap, true),
+                _ => (d, false),
+            })
+            .unzip();
+        let judged: Vec<f64> = there
+            .iter()
+            .zip(&excused)
+            .filter(|&(_, &e)| !e)
+            .map(|(&d, _)| d)
             .collect();
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
         let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
         if (deep_points as f64) < MIN_DEEP_SHARE * placed.len() as f64
-            || there.is_empty()
-            || outliers(&there) > limits.max_outliers
+            || judged.is_empty()
+            || outliers(&judged) > limits.max_outliers
             || outliers(&back) > limits.max_outliers
         {
-            return f64::MAX;
+            return None;
         }
-        0.5 * (mean(&there) + mean(&back))
+        let back = mean(&back);
+        let elsewhere = knob.map(|_| 0.5 * (mean(&judged) + back));
+        Some((0.5 * (mean(&there) + back), elsewhere))
     };
+    let score = |pose: &Isometry2<f64>| judge(pose).map_or(f64::MAX, |(d, _)| d);
     let mut best = best_icp(&outline, &rim, notch.centroid, deep_inside, &stages, score);
     // Paired without its border sides too: paired with the rim where the hull lies beyond the
     // puzzle's edge, they pull the item off (irregular 100 photos seed 24). Not instead: a
@@ -247,7 +268,36 @@ pub(super) fn fit_to_notch(
             best = other;
         }
     }
-    (best.1 < f64::MAX).then_some(best)
+    let (distance, sealed) = judge(&best.0)?;
+    Some(Found {
+        pose: best.0,
+        distance,
+        partial: false,
+        sealed,
+    })
+}
+
+/// Which outline points a knob cutting into a sealed socket excuses, given which cut into the
+/// cluster (`cutting`, in outline order): `Some(None)` where at most `max_intrusion` of them
+/// cut in, no excuse needed; `Some(mask)` where one run of them no longer than a knob
+/// ([`KNOB_SHARE`]) cuts in with at most [`KNOB_REST`] of the outline cutting in elsewhere;
+/// `None` where the fit cuts in otherwise. The front end seals a socket where its clean-up
+/// bridges the lips of a narrow neck and the bowl is filled: the neighbour's outline runs
+/// straight across it, and the knob of the piece that belongs there cuts 6–20 px into it,
+/// 10–11 % of its outline (irregular 100 photos seeds 3, 64 and 87; the neighbour's truth
+/// outline up to 12.8 px inside the traced one).
+pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Option<Vec<bool>>> {
+    let n = cutting.len() as f64;
+    let count = cutting.iter().filter(|&&c| c).count();
+    if count as f64 <= max_intrusion * n {
+        return Some(None);
+    }
+    let (start, len) = longest_cyclic_run(cutting)?;
+    if len as f64 > KNOB_SHARE * n || (count - len) as f64 > KNOB_REST * n {
+        return None;
+    }
+    let m = cutting.len();
+    Some(Some((0..m).map(|k| (k + m - start) % m < len).collect()))
 }
 
 /// Iterative closest points of a notch fit pairs every deep point at first, then only those
@@ -292,10 +342,10 @@ const OUTSIDE_REACH: f64 = 10.0;
 
 /// Whether point `k` of the `placed` outline (`turn` 1 if clockwise on screen, -1 if not)
 /// faces the outside: straight out from it, across the outline, the hull's edge comes before
-/// any of the cluster's pieces, within [`OUTSIDE_REACH`]. Where the puzzle's edge bows in, the hull's chord runs far
-/// beyond a border piece's side, and the middle of that side lies deeper in the hull than it
-/// lies from the rim, facing only the empty bay (irregular 100 scans seed 36: 9.2 % of the
-/// outline outliers at the true pose, 8 % allowed).
+/// any of the cluster's pieces, within [`OUTSIDE_REACH`]. Where the puzzle's edge bows in,
+/// the hull's chord runs far beyond a border piece's side, and the middle of that side lies
+/// deeper in the hull than it lies from the rim, facing only the empty bay (irregular 100
+/// scans seed 36: 9.2 % of the outline outliers at the true pose, 8 % allowed).
 pub(super) fn faces_outside(
     placed: &[P2],
     k: usize,

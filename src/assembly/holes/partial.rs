@@ -230,7 +230,7 @@ fn score(
 
 /// The longest run of `true` in the cyclic sequence `flags`: its start and length; `None`
 /// when there is none or every flag is set.
-fn longest_cyclic_run(flags: &[bool]) -> Option<(usize, usize)> {
+pub(super) fn longest_cyclic_run(flags: &[bool]) -> Option<(usize, usize)> {
     let n = flags.len();
     let first_false = flags.iter().position(|&f| !f)?;
     let mut best: Option<(usize, usize)> = None;

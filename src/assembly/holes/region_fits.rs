@@ -5,7 +5,7 @@
 
 use super::super::geometry::P2;
 use super::super::shapes::Shapes;
-use super::cache::{bounded_key, FitCache};
+use super::cache::{bounded_key, FitCache, Found};
 use super::fit::{fit_to_notch, fit_to_rim, NotchLimits};
 use super::items::Item;
 use super::partial::fit_partial;
@@ -28,7 +28,8 @@ const NOTCH_CAP_FRACTION: f64 = 0.15;
 /// (irregular 20 photos seed 21), 6 % (irregular 100 photos seed 2, a partial fit); the best
 /// wrong pose of classic 100 photos seed 3 cuts 9.7 %. Until session 15 whole fits allowed
 /// 3 %, which left those pieces out; at 8 % three more pieces were placed on the sweep of
-/// 146 sets, each right, and nothing else changed.
+/// 146 sets, each right, and nothing else changed. A knob into a socket the front end sealed
+/// whole cuts in further (see `fit::sealed_socket`).
 const MAX_INTRUSION: f64 = 0.08;
 /// Points of a notch fit, either way, that may lie over twice the tolerance from the other
 /// side: a knob is about a sixth of a classic piece's outline.
@@ -80,6 +81,9 @@ pub(super) struct Fit {
     pub centre: P2,
     /// To part of the region (see [`partial`]).
     pub partial: bool,
+    /// With a knob into a sealed socket (see [`fit_to_notch`]): the distance with the knob's
+    /// points left out.
+    pub sealed: Option<f64>,
     /// The item's (see [`item_limits`]).
     pub tolerance: f64,
     /// How well the picture runs on across its seams (see [`seam_colour`]).
@@ -101,41 +105,44 @@ pub(super) fn region_fits(
     let region = bounded_key(region, most);
     for (k, item) in items.iter().enumerate() {
         let limits = item_limits(limits, item);
-        let fit = |pose: Isometry2<f64>, distance: f64, partial: bool| Fit {
+        let fit = |f: Found| Fit {
             item: k,
-            pose,
-            distance,
-            centre: pose * item.centroid,
-            partial,
+            pose: f.pose,
+            distance: f.distance,
+            centre: f.pose * item.centroid,
+            partial: f.partial,
+            sealed: f.sealed,
             tolerance: limits.tolerance,
             colour: f64::MAX,
+        };
+        let whole = |(pose, distance): (Isometry2<f64>, f64)| Found {
+            pose,
+            distance,
+            partial: false,
+            sealed: None,
         };
         let found = cache.get(item.key, region, || {
             if fits_area(hole, item.area) {
                 let found = if hole.open {
                     fit_to_notch(&item.outline, item.border.as_ref(), hole, frame, limits)
                 } else {
-                    Some(fit_to_rim(&item.outline, hole))
+                    Some(whole(fit_to_rim(&item.outline, hole)))
                 };
-                found
-                    .map(|(pose, d)| (pose, d, false))
-                    .into_iter()
-                    .collect()
+                found.into_iter().collect()
             } else if holds_a_run(hole, item.area, most) {
                 fit_partial(&item.outline, hole, frame, limits, shapes.median_size)
                     .into_iter()
                     .take(PARTIAL_PLACES)
-                    .map(|(pose, d)| (pose, d, true))
+                    .map(|f| Found {
+                        partial: true,
+                        ..whole(f)
+                    })
                     .collect()
             } else {
                 Vec::new()
             }
         });
-        fits.extend(
-            found
-                .into_iter()
-                .map(|(pose, d, partial)| fit(pose, d, partial)),
-        );
+        fits.extend(found.into_iter().map(fit));
     }
     fits.sort_by(|a, b| a.distance.total_cmp(&b.distance));
     fits

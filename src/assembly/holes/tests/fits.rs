@@ -106,13 +106,15 @@ fn an_edge_piece_left_out_of_a_notch_is_fitted_to_its_rim() {
     assert!(fits_area(notch, 2000.0), "{}", notch.area);
     let limits = notch_limits(40.0);
     let tolerance = limits.tolerance;
-    let (pose, d) = fit_to_notch(&knobbed, None, notch, &frame, limits).unwrap();
+    let found = fit_to_notch(&knobbed, None, notch, &frame, limits).unwrap();
+    let d = found.distance;
     assert!(d < 1.5, "{d}");
-    let back = pose * taken;
+    assert!(found.sealed.is_none());
+    let back = found.pose * taken;
     assert!(back.translation.vector.norm() < 1.5, "{back:?}");
     assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
     let square = fit_to_notch(&plain, None, notch, &frame, limits);
-    assert!(square.is_none_or(|(_, d)| d > tolerance), "{square:?}");
+    assert!(square.is_none_or(|f| f.distance > tolerance), "{square:?}");
 }
 
 /// Two rows of three 40 px cells, the top middle one left out and its neighbours 10 px
@@ -136,16 +138,17 @@ fn an_item_border_side_deep_in_the_hull_is_left_out_of_the_notch_fit() {
     assert_eq!(regions.len(), 1);
     let notch = &regions[0];
     let limits = notch_limits(40.0);
-    let home = |fit: Option<(Isometry2<f64>, f64)>| {
-        fit.is_some_and(|(pose, _)| {
-            let back = pose * taken;
+    let home = |fit: Option<Found>| {
+        fit.is_some_and(|f| {
+            let back = f.pose * taken;
             back.translation.vector.norm() < 1.5 && back.rotation.angle().abs() < 0.03
         })
     };
     assert!(!home(fit_to_notch(&knobbed, None, notch, &frame, limits)));
-    let (pose, d) = fit_to_notch(&knobbed, Some(&border), notch, &frame, limits).unwrap();
+    let found = fit_to_notch(&knobbed, Some(&border), notch, &frame, limits).unwrap();
+    let d = found.distance;
     assert!(d < 1.5, "{d}");
-    let back = pose * taken;
+    let back = found.pose * taken;
     assert!(back.translation.vector.norm() < 1.5, "{back:?}");
     assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
 }
@@ -311,4 +314,96 @@ fn edge_notch_between_taller_neighbours(taller: f64) -> (Shapes, Growth) {
         }
         _ => None,
     })
+}
+
+/// Two rows of three 40 px cells, the top middle one left out: an edge piece with a socket on
+/// its left side, where its left neighbour's bump goes, and a small knob (10 px wide, 8 deep)
+/// on its lower side, but the neighbour below has no socket: the front end sealed it. The
+/// knob cuts into that neighbour at about a tenth of the outline, over the 8 % allowed, in one
+/// run no longer than a knob: the fit is found, as cut, and marked sealed, the rest of the
+/// outline fitting closely.
+#[test]
+fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
+    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| {
+        (c == (0, 0)).then(|| {
+            let mut bumped = cell(0.0, 0.0);
+            bumped.splice(
+                2..2,
+                [
+                    P2::new(40.0, 14.0),
+                    P2::new(50.0, 14.0),
+                    P2::new(50.0, 26.0),
+                    P2::new(40.0, 26.0),
+                ],
+            );
+            bumped
+        })
+    });
+    let mut corners = cell(40.0, 0.0);
+    corners.splice(
+        3..3,
+        [
+            P2::new(65.0, 40.0),
+            P2::new(65.0, 48.0),
+            P2::new(55.0, 48.0),
+            P2::new(55.0, 40.0),
+        ],
+    );
+    corners.extend([
+        P2::new(40.0, 26.0),
+        P2::new(50.0, 26.0),
+        P2::new(50.0, 14.0),
+        P2::new(40.0, 14.0),
+    ]);
+    let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
+    let knobbed = piece(6, &corners, taken).outline;
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+    let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+    let notch = &regions[0];
+    let limits = notch_limits(40.0);
+    let found = fit_to_notch(&knobbed, None, notch, &frame, limits).unwrap();
+    // The knob's sides, paired with the sealed lips, lift it a little.
+    let back = found.pose * taken;
+    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    let elsewhere = found.sealed.expect("the knob cuts into the sealed socket");
+    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
+    // The knob's points count at the cap: the fit reads looser than the rest of it.
+    assert!(found.distance > elsewhere + 0.2, "{found:?}");
+}
+
+/// Cutting into the cluster is excused for one run no longer than a knob (15 % of the
+/// outline) with little elsewhere (4 %); within 8 % nothing needs excusing.
+#[test]
+fn only_one_knob_long_run_cutting_in_is_excused() {
+    let flags = |runs: &[(usize, usize)]| {
+        let mut f = vec![false; 100];
+        for &(start, len) in runs {
+            for k in start..start + len {
+                f[k % 100] = true;
+            }
+        }
+        f
+    };
+    assert_eq!(sealed_socket(&flags(&[(10, 8)]), 0.08), Some(None));
+    let excused = sealed_socket(&flags(&[(95, 12), (40, 3)]), 0.08)
+        .unwrap()
+        .unwrap();
+    assert_eq!(excused.iter().filter(|&&e| e).count(), 12);
+    assert!(excused[95] && excused[6] && !excused[7] && !excused[40]);
+    assert_eq!(sealed_socket(&flags(&[(10, 16)]), 0.08), None);
+    assert_eq!(sealed_socket(&flags(&[(10, 10), (50, 5)]), 0.08), None);
+}
+
+/// A fit that excuses a knob cutting into a sealed socket counts only where the rest of its
+/// outline fits within half the tolerance.
+#[test]
+fn a_fit_excusing_a_sealed_socket_counts_only_where_the_rest_fits_tightly() {
+    let fit = |sealed| Fit {
+        sealed,
+        ..fit_of(false, 3.0, 1.0)
+    };
+    assert!(tight_beside_a_sealed_socket(&fit(None)));
+    assert!(tight_beside_a_sealed_socket(&fit(Some(1.5))));
+    assert!(!tight_beside_a_sealed_socket(&fit(Some(2.8))));
 }

@@ -1,8 +1,9 @@
 //! Fits of left-out pieces on small hand-made clusters of square cells.
 
+use super::cache::Found;
 use super::fit::{
-    best_icp, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages, Rim,
-    ICP_ITERATIONS,
+    best_icp, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages, sealed_socket,
+    Rim, ICP_ITERATIONS,
 };
 use super::partial::fit_partial;
 use super::region_fits::{fits_area, holds_a_run, run_area};
@@ -147,6 +148,7 @@ fn fit_of(partial: bool, distance: f64, colour: f64) -> Fit {
         distance,
         centre: P2::origin(),
         partial,
+        sealed: None,
         tolerance: 4.0,
         colour,
     }
