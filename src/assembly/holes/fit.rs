@@ -1,7 +1,7 @@
 //! Fitting a whole outline to the rim of an empty region by iterative closest points, from
 //! rotations all round: the region, not a chainlet mating, decides where the piece goes.
 
-use super::super::geometry::{fit_rigid, signed_area, P2};
+use super::super::geometry::{fit_rigid, inside, signed_area, P2};
 use super::cache::Found;
 use super::partial::longest_cyclic_run;
 use super::raster::Frame;
@@ -182,9 +182,9 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// way at most `max_outliers` of the points may lie over twice `tolerance` away. Returns the
 /// pose and the mean of the two means; `None` where no pose passes that test, or the placed
 /// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
-/// points, but for a knob into a sealed socket (see [`sealed_socket`]): its points count at
-/// the cap and are left out of the outlier test, and the fit carries its distance without
-/// them (`sealed`), which the round asks to be tight. A point on the item's own `border`
+/// points, but for a knob into a sealed socket (see [`sealed_socket`], and the mirror,
+/// [`swallowed_knob`]): its points count at the cap and are left out of the outlier test, and
+/// the fit carries its distance without them (`sealed`), which the round asks to be tight. A point on the item's own `border`
 /// sides that, placed, lies nearer the hull's edge than to any rim faces the outside and is
 /// not compared, and the closest points are paired both from the whole outline and without
 /// the border sides (see [`on_border`]).
@@ -213,7 +213,7 @@ pub(super) fn fit_to_notch(
             .collect();
         let knob = sealed_socket(&cutting, limits.max_intrusion)?;
         let depths: Vec<f64> = placed.iter().map(|q| frame.depth(q)).collect();
-        let (there, excused): (Vec<f64>, Vec<bool>) = placed
+        let (there, excused_there): (Vec<f64>, Vec<bool>) = placed
             .iter()
             .enumerate()
             .zip(&depths)
@@ -226,29 +226,30 @@ pub(super) fn fit_to_notch(
             .filter(|&(k, d, own, depth)| {
                 !(own && (depth < d || d > far && faces_outside(&placed, k, turn, frame, limits)))
             })
-            .map(|(k, d, _, _)| match &knob {
-                Some(m) if m[k] => (limits.cap, true),
-                _ => (d, false),
-            })
+            .map(|(k, d, _, _)| (d, knob.as_ref().is_some_and(|m| m[k])))
             .unzip();
-        let judged: Vec<f64> = there
-            .iter()
-            .zip(&excused)
-            .filter(|&(_, &e)| !e)
-            .map(|(&d, _)| d)
-            .collect();
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
+        let swallowed = swallowed_knob(&deep, &back, &placed, limits)?;
+        let excused = knob.is_some() || swallowed.is_some();
+        let excused_back = swallowed.unwrap_or_else(|| vec![false; back.len()]);
         let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
+        let (judged_there, judged_back) = (
+            left_out(&there, &excused_there),
+            left_out(&back, &excused_back),
+        );
         if (deep_points as f64) < MIN_DEEP_SHARE * placed.len() as f64
-            || judged.is_empty()
-            || outliers(&judged) > limits.max_outliers
-            || outliers(&back) > limits.max_outliers
+            || judged_there.is_empty()
+            || judged_back.is_empty()
+            || outliers(&judged_there) > limits.max_outliers
+            || outliers(&judged_back) > limits.max_outliers
         {
             return None;
         }
-        let back = mean(&back);
-        let elsewhere = knob.map(|_| 0.5 * (mean(&judged) + back));
-        Some((0.5 * (mean(&there) + back), elsewhere))
+        let distance = 0.5
+            * (mean(&at_cap(&there, &excused_there, limits.cap))
+                + mean(&at_cap(&back, &excused_back, limits.cap)));
+        let elsewhere = excused.then(|| 0.5 * (mean(&judged_there) + mean(&judged_back)));
+        Some((distance, elsewhere))
     };
     let score = |pose: &Isometry2<f64>| judge(pose).map_or(f64::MAX, |(d, _)| d);
     let mut best = best_icp(&outline, &rim, notch.centroid, deep_inside, &stages, score);
@@ -298,6 +299,63 @@ pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Opti
     }
     let m = cutting.len();
     Some(Some((0..m).map(|k| (k + m - start) % m < len).collect()))
+}
+
+/// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a
+/// knob of the cluster swallowed by the item's own sealed socket excuses: `Some(None)` where
+/// at most `max_outliers` of them lie over twice the tolerance away, no excuse needed;
+/// `Some(mask)` where those inside the placed outline lie within a knob's span
+/// (`limits.knob`) of one another, and at most [`KNOB_REST`] of the rim lies that far
+/// elsewhere; `None` otherwise. The mirror of [`sealed_socket`]: where the front end sealed
+/// the item's own socket, its outline runs across the socket's mouth and the neighbour's
+/// knob lies inside it, 10–17 px from the outline (irregular 100 photos seed 88: a corner
+/// piece, 12–14 % of its notch's deep rim that far at its true pose, 8 % allowed).
+pub(super) fn swallowed_knob(
+    deep: &[P2],
+    back: &[f64],
+    placed: &[P2],
+    limits: NotchLimits,
+) -> Option<Option<Vec<bool>>> {
+    let far = 2.0 * limits.tolerance;
+    let n = back.len() as f64;
+    let count = back.iter().filter(|&&d| d > far).count();
+    if count as f64 <= limits.max_outliers * n {
+        return Some(None);
+    }
+    let mask: Vec<bool> = deep
+        .iter()
+        .zip(back)
+        .map(|(q, &d)| d > far && inside(placed, q))
+        .collect();
+    let knob: Vec<&P2> = deep
+        .iter()
+        .zip(&mask)
+        .filter(|(_, &m)| m)
+        .map(|(q, _)| q)
+        .collect();
+    let span = knob
+        .iter()
+        .flat_map(|a| knob.iter().map(move |b| (*a - *b).norm()))
+        .fold(0.0, f64::max);
+    let rest = count - knob.len();
+    (!knob.is_empty() && span <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(Some(mask))
+}
+
+/// `d` without the points `excused`.
+fn left_out(d: &[f64], excused: &[bool]) -> Vec<f64> {
+    d.iter()
+        .zip(excused)
+        .filter(|&(_, &e)| !e)
+        .map(|(&d, _)| d)
+        .collect()
+}
+
+/// `d` with the points `excused` at `cap`.
+fn at_cap(d: &[f64], excused: &[bool], cap: f64) -> Vec<f64> {
+    d.iter()
+        .zip(excused)
+        .map(|(&d, &e)| if e { cap } else { d })
+        .collect()
 }
 
 /// Iterative closest points of a notch fit pairs every deep point at first, then only those
@@ -382,6 +440,8 @@ pub(super) fn on_border(border: Option<&Rim>, q: &P2) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NotchLimits {
     pub tolerance: f64,
+    /// The span of a knob (see `swallowed_knob`).
+    pub knob: f64,
     pub cap: f64,
     pub depth: f64,
     pub max_intrusion: f64,

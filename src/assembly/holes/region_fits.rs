@@ -34,6 +34,10 @@ const MAX_INTRUSION: f64 = 0.08;
 /// Points of a notch fit, either way, that may lie over twice the tolerance from the other
 /// side: a knob is about a sixth of a classic piece's outline.
 const MAX_OUTLIERS: f64 = 0.08;
+/// A knob spans at most this fraction of the median piece size: its head up to 0.23 of a
+/// piece across and 0.27 high, in `jigsaw synth`'s cuts as in real puzzles (see
+/// `fit::swallowed_knob`).
+const KNOB_SPAN_FRACTION: f64 = 0.35;
 /// A notch fit compares the piece's outline and the notch's rim where they lie deeper inside
 /// the hull than this fraction of the median piece size: the dents of an irregular exterior
 /// are shallower (a sixth of a piece at most, in `jigsaw synth`), and so are the sides of a
@@ -61,6 +65,7 @@ const PARTIAL_PLACES: usize = 3;
 pub(super) fn notch_limits(median_size: f64) -> NotchLimits {
     NotchLimits {
         tolerance: FIT_FRACTION * median_size + SEAM_CLOSE_PX as f64,
+        knob: KNOB_SPAN_FRACTION * median_size,
         cap: NOTCH_CAP_FRACTION * median_size,
         depth: NOTCH_DEPTH_FRACTION * median_size,
         max_intrusion: MAX_INTRUSION,

@@ -316,16 +316,17 @@ fn edge_notch_between_taller_neighbours(taller: f64) -> (Shapes, Growth) {
     })
 }
 
-/// Two rows of three 40 px cells, the top middle one left out: an edge piece with a socket on
-/// its left side, where its left neighbour's bump goes, and a small knob (10 px wide, 8 deep)
-/// on its lower side, but the neighbour below has no socket: the front end sealed it. The
-/// knob cuts into that neighbour at about a tenth of the outline, over the 8 % allowed, in one
-/// run no longer than a knob: the fit is found, as cut, and marked sealed, the rest of the
-/// outline fitting closely.
-#[test]
-fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
-    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| {
-        (c == (0, 0)).then(|| {
+/// Two rows of three 40 px cells, the top middle one left out: the cell left of the notch has
+/// a bump (10 px deep) on its right side, and the edge piece a socket on its left side where
+/// it goes, so that the piece fits one way round only. `below` shapes the cell under the
+/// notch, `bottom` the piece's lower side (from its right end to its left). The piece's
+/// outline, photographed turned and elsewhere, and its pose there.
+fn sealed_socket_notch(
+    below: Option<Vec<P2>>,
+    bottom: &[P2],
+) -> (Frame, Vec<Hole>, Vec<P2>, Isometry2<f64>) {
+    let (shapes, g) = cluster_of(&[(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], |c| match c {
+        (0, 0) => {
             let mut bumped = cell(0.0, 0.0);
             bumped.splice(
                 2..2,
@@ -336,19 +337,13 @@ fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
                     P2::new(40.0, 26.0),
                 ],
             );
-            bumped
-        })
+            Some(bumped)
+        }
+        (1, 1) => below.clone(),
+        _ => None,
     });
     let mut corners = cell(40.0, 0.0);
-    corners.splice(
-        3..3,
-        [
-            P2::new(65.0, 40.0),
-            P2::new(65.0, 48.0),
-            P2::new(55.0, 48.0),
-            P2::new(55.0, 40.0),
-        ],
-    );
+    corners.splice(3..3, bottom.iter().copied());
     corners.extend([
         P2::new(40.0, 26.0),
         P2::new(50.0, 26.0),
@@ -356,12 +351,28 @@ fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
         P2::new(40.0, 14.0),
     ]);
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
-    let knobbed = piece(6, &corners, taken).outline;
+    let outline = piece(6, &corners, taken).outline;
     let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
-    let notch = &regions[0];
+    (frame, regions, outline, taken)
+}
+
+/// [`sealed_socket_notch`] with a small knob (10 px wide, 8 deep) on the edge piece's lower
+/// side, but no socket in the neighbour below: the front end sealed it. The knob cuts into
+/// that neighbour at about a tenth of the outline, over the 8 % allowed, in one run no longer
+/// than a knob: the fit is found, as cut, and marked sealed, the rest of the outline fitting
+/// closely.
+#[test]
+fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
+    let knob = [
+        P2::new(65.0, 40.0),
+        P2::new(65.0, 48.0),
+        P2::new(55.0, 48.0),
+        P2::new(55.0, 40.0),
+    ];
+    let (frame, regions, outline, taken) = sealed_socket_notch(None, &knob);
     let limits = notch_limits(40.0);
-    let found = fit_to_notch(&knobbed, None, notch, &frame, limits).unwrap();
+    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
     // The knob's sides, paired with the sealed lips, lift it a little.
     let back = found.pose * taken;
     assert!(back.translation.vector.norm() < 2.5, "{back:?}");
@@ -370,6 +381,33 @@ fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
     assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
     // The knob's points count at the cap: the fit reads looser than the rest of it.
     assert!(found.distance > elsewhere + 0.2, "{found:?}");
+}
+
+/// The mirror: the neighbour below has a knob (10 px wide, 10 high) up into the notch, and
+/// the edge piece's socket for it is sealed, its lower side straight. At its true pose the
+/// knob lies inside the piece, its tip over twice the tolerance from the outline, an eighth
+/// of the notch's deep rim: one knob's span of rim swallowed, the fit is found as cut and
+/// marked sealed.
+#[test]
+fn a_knob_swallowed_by_the_pieces_own_sealed_socket_is_excused() {
+    let mut below = cell(40.0, 40.0);
+    below.splice(
+        1..1,
+        [
+            P2::new(55.0, 40.0),
+            P2::new(55.0, 30.0),
+            P2::new(65.0, 30.0),
+            P2::new(65.0, 40.0),
+        ],
+    );
+    let (frame, regions, outline, taken) = sealed_socket_notch(Some(below), &[]);
+    let limits = notch_limits(40.0);
+    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
+    let back = found.pose * taken;
+    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    let elsewhere = found.sealed.expect("the knob lies in the sealed socket");
+    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
 }
 
 /// Cutting into the cluster is excused for one run no longer than a knob (15 % of the
@@ -406,4 +444,32 @@ fn a_fit_excusing_a_sealed_socket_counts_only_where_the_rest_fits_tightly() {
     assert!(tight_beside_a_sealed_socket(&fit(None)));
     assert!(tight_beside_a_sealed_socket(&fit(Some(1.5))));
     assert!(!tight_beside_a_sealed_socket(&fit(Some(2.8))));
+}
+
+/// Rim points far from a placed 40 px square are excused where they lie inside it within a
+/// knob's span of one another (0.35 of the median piece, 14 px), not where they lie outside
+/// it or in two places.
+#[test]
+fn only_rim_swallowed_in_one_place_is_excused() {
+    let square: Vec<P2> = piece(1, &cell(0.0, 0.0), Isometry2::identity()).outline;
+    let limits = notch_limits(40.0);
+    let judge = |far: &[P2]| {
+        // 100 rim points: the far ones given, the rest on the square's outline.
+        let mut deep: Vec<P2> = far.to_vec();
+        deep.extend(square.iter().step_by(2).take(100 - far.len()).copied());
+        let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &square)).collect();
+        swallowed_knob(&deep, &back, &square, limits)
+    };
+    let knob = |x: f64, y: f64| -> Vec<P2> {
+        (0..12)
+            .map(|k| P2::new(x + (k % 4) as f64 * 3.0, y + (k / 4) as f64 * 3.0))
+            .collect()
+    };
+    assert_eq!(judge(&knob(14.0, 14.0)[..5]), Some(None));
+    let excused = judge(&knob(14.0, 14.0)).unwrap().unwrap();
+    assert_eq!(excused.iter().filter(|&&e| e).count(), 12);
+    assert_eq!(judge(&knob(14.0, -20.0)), None);
+    let mut two = knob(8.0, 8.0)[..6].to_vec();
+    two.extend(&knob(24.0, 24.0)[6..]);
+    assert_eq!(judge(&two), None);
 }

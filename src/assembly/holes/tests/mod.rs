@@ -2,8 +2,8 @@
 
 use super::cache::Found;
 use super::fit::{
-    best_icp, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages, sealed_socket,
-    Rim, ICP_ITERATIONS,
+    best_icp, distance_to, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages,
+    sealed_socket, swallowed_knob, Rim, ICP_ITERATIONS,
 };
 use super::partial::fit_partial;
 use super::region_fits::{fits_area, holds_a_run, run_area};
