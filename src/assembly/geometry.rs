@@ -222,19 +222,6 @@ pub fn signed_area(poly: &[P2]) -> f64 {
         / 2.0
 }
 
-/// Whether `p` lies inside the closed polygon `poly` (even-odd rule).
-pub fn inside(poly: &[P2], p: &P2) -> bool {
-    let n = poly.len();
-    let mut crossings = false;
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
-            crossings = !crossings;
-        }
-    }
-    crossings
-}
-
 /// Smooths a closed outline with a circular Gaussian of `sigma` samples, keeping one point per
 /// input point so chain indices still address it. Removes the staircase of the pixel grid.
 pub fn smooth_closed(points: &[P2], sigma: f64) -> Vec<P2> {
@@ -298,25 +285,6 @@ pub fn pose_difference(a: &Pose, b: &Pose, centroid: &P2) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_point_is_inside_a_notched_square_only_off_the_notch() {
-        let notched = [
-            P2::new(0.0, 0.0),
-            P2::new(10.0, 0.0),
-            P2::new(10.0, 10.0),
-            P2::new(6.0, 10.0),
-            P2::new(6.0, 4.0),
-            P2::new(4.0, 4.0),
-            P2::new(4.0, 10.0),
-            P2::new(0.0, 10.0),
-        ];
-        assert!(inside(&notched, &P2::new(2.0, 8.0)));
-        assert!(inside(&notched, &P2::new(5.0, 2.0)));
-        assert!(!inside(&notched, &P2::new(5.0, 8.0)));
-        assert!(!inside(&notched, &P2::new(12.0, 5.0)));
-        assert!(!inside(&notched, &P2::new(-1.0, 5.0)));
-    }
 
     #[test]
     fn the_least_rectangle_of_a_turned_rectangle_is_itself() {

@@ -1,11 +1,12 @@
 //! Fitting a whole outline to the rim of an empty region by iterative closest points, from
 //! rotations all round: the region, not a chainlet mating, decides where the piece goes.
 
-use super::super::geometry::{fit_rigid, inside, signed_area, P2};
+use super::super::geometry::{fit_rigid, signed_area, P2};
 use super::cache::Found;
 use super::partial::longest_cyclic_run;
 use super::raster::Frame;
 use super::regions::Hole;
+use crate::plane::contains;
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 
@@ -184,10 +185,10 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
 /// points, but for a knob into a sealed socket (see [`sealed_socket`], and the mirror,
 /// [`swallowed_knob`]): its points count at the cap and are left out of the outlier test, and
-/// the fit carries its distance without them (`sealed`), which the round asks to be tight. A point on the item's own `border`
-/// sides that, placed, lies nearer the hull's edge than to any rim faces the outside and is
-/// not compared, and the closest points are paired both from the whole outline and without
-/// the border sides (see [`on_border`]).
+/// the fit carries its distance without them (`sealed`), which the round asks to be tight.
+/// A point on the item's own `border` sides that, placed, lies nearer the hull's edge than to
+/// any rim faces the outside and is not compared, and the closest points are paired both
+/// from the whole outline and without the border sides (see [`on_border`]).
 pub(super) fn fit_to_notch(
     outline: &[P2],
     border: Option<&Rim>,
@@ -226,12 +227,11 @@ pub(super) fn fit_to_notch(
             .filter(|&(k, d, own, depth)| {
                 !(own && (depth < d || d > far && faces_outside(&placed, k, turn, frame, limits)))
             })
-            .map(|(k, d, _, _)| (d, knob.as_ref().is_some_and(|m| m[k])))
+            .map(|(k, d, _, _)| (d, knob[k]))
             .unzip();
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
-        let swallowed = swallowed_knob(&deep, &back, &placed, limits)?;
-        let excused = knob.is_some() || swallowed.is_some();
-        let excused_back = swallowed.unwrap_or_else(|| vec![false; back.len()]);
+        let excused_back = swallowed_knob(&deep, &back, &placed, limits)?;
+        let excused = knob.iter().chain(&excused_back).any(|&e| e);
         let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
         let (judged_there, judged_back) = (
             left_out(&there, &excused_there),
@@ -279,34 +279,32 @@ pub(super) fn fit_to_notch(
 }
 
 /// Which outline points a knob cutting into a sealed socket excuses, given which cut into the
-/// cluster (`cutting`, in outline order): `Some(None)` where at most `max_intrusion` of them
-/// cut in, no excuse needed; `Some(mask)` where one run of them no longer than a knob
-/// ([`KNOB_SHARE`]) cuts in with at most [`KNOB_REST`] of the outline cutting in elsewhere;
-/// `None` where the fit cuts in otherwise. The front end seals a socket where its clean-up
+/// cluster (`cutting`, in outline order): none where at most `max_intrusion` of them cut in;
+/// one run of them no longer than a knob ([`KNOB_SHARE`]) where it cuts in with at most
+/// [`KNOB_REST`] of the outline cutting in elsewhere; `None` where the fit cuts in otherwise. The front end seals a socket where its clean-up
 /// bridges the lips of a narrow neck and the bowl is filled: the neighbour's outline runs
 /// straight across it, and the knob of the piece that belongs there cuts 6–20 px into it,
 /// 10–11 % of its outline (irregular 100 photos seeds 3, 64 and 87; the neighbour's truth
 /// outline up to 12.8 px inside the traced one).
-pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Option<Vec<bool>>> {
+pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Vec<bool>> {
     let n = cutting.len() as f64;
     let count = cutting.iter().filter(|&&c| c).count();
     if count as f64 <= max_intrusion * n {
-        return Some(None);
+        return Some(vec![false; cutting.len()]);
     }
     let (start, len) = longest_cyclic_run(cutting)?;
     if len as f64 > KNOB_SHARE * n || (count - len) as f64 > KNOB_REST * n {
         return None;
     }
     let m = cutting.len();
-    Some(Some((0..m).map(|k| (k + m - start) % m < len).collect()))
+    Some((0..m).map(|k| (k + m - start) % m < len).collect())
 }
 
 /// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a
-/// knob of the cluster swallowed by the item's own sealed socket excuses: `Some(None)` where
-/// at most `max_outliers` of them lie over twice the tolerance away, no excuse needed;
-/// `Some(mask)` where those inside the placed outline lie within a knob's span
-/// (`limits.knob`) of one another, and at most [`KNOB_REST`] of the rim lies that far
-/// elsewhere; `None` otherwise. The mirror of [`sealed_socket`]: where the front end sealed
+/// knob of the cluster swallowed by the item's own sealed socket excuses: none where at most
+/// `max_outliers` of them lie over twice the tolerance away; those inside the placed outline
+/// where they lie within a knob's span (`limits.knob`) of one another and at most
+/// [`KNOB_REST`] of the rim lies that far elsewhere; `None` otherwise. The mirror of [`sealed_socket`]: where the front end sealed
 /// the item's own socket, its outline runs across the socket's mouth and the neighbour's
 /// knob lies inside it, 10–17 px from the outline (irregular 100 photos seed 88: a corner
 /// piece, 12–14 % of its notch's deep rim that far at its true pose, 8 % allowed).
@@ -315,17 +313,17 @@ pub(super) fn swallowed_knob(
     back: &[f64],
     placed: &[P2],
     limits: NotchLimits,
-) -> Option<Option<Vec<bool>>> {
+) -> Option<Vec<bool>> {
     let far = 2.0 * limits.tolerance;
     let n = back.len() as f64;
     let count = back.iter().filter(|&&d| d > far).count();
     if count as f64 <= limits.max_outliers * n {
-        return Some(None);
+        return Some(vec![false; back.len()]);
     }
     let mask: Vec<bool> = deep
         .iter()
         .zip(back)
-        .map(|(q, &d)| d > far && inside(placed, q))
+        .map(|(q, &d)| d > far && contains(placed, *q))
         .collect();
     let knob: Vec<&P2> = deep
         .iter()
@@ -338,7 +336,7 @@ pub(super) fn swallowed_knob(
         .flat_map(|a| knob.iter().map(move |b| (*a - *b).norm()))
         .fold(0.0, f64::max);
     let rest = count - knob.len();
-    (!knob.is_empty() && span <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(Some(mask))
+    (!knob.is_empty() && span <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(mask)
 }
 
 /// `d` without the points `excused`.

@@ -423,10 +423,11 @@ fn only_one_knob_long_run_cutting_in_is_excused() {
         }
         f
     };
-    assert_eq!(sealed_socket(&flags(&[(10, 8)]), 0.08), Some(None));
-    let excused = sealed_socket(&flags(&[(95, 12), (40, 3)]), 0.08)
-        .unwrap()
-        .unwrap();
+    assert_eq!(
+        sealed_socket(&flags(&[(10, 8)]), 0.08),
+        Some(vec![false; 100])
+    );
+    let excused = sealed_socket(&flags(&[(95, 12), (40, 3)]), 0.08).unwrap();
     assert_eq!(excused.iter().filter(|&&e| e).count(), 12);
     assert!(excused[95] && excused[6] && !excused[7] && !excused[40]);
     assert_eq!(sealed_socket(&flags(&[(10, 16)]), 0.08), None);
@@ -454,7 +455,7 @@ fn only_rim_swallowed_in_one_place_is_excused() {
     let square: Vec<P2> = piece(1, &cell(0.0, 0.0), Isometry2::identity()).outline;
     let limits = notch_limits(40.0);
     let judge = |far: &[P2]| {
-        // 100 rim points: the far ones given, the rest on the square's outline.
+        // The far rim points given, then every other point of the square's outline (80).
         let mut deep: Vec<P2> = far.to_vec();
         deep.extend(square.iter().step_by(2).take(100 - far.len()).copied());
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &square)).collect();
@@ -465,8 +466,9 @@ fn only_rim_swallowed_in_one_place_is_excused() {
             .map(|k| P2::new(x + (k % 4) as f64 * 3.0, y + (k / 4) as f64 * 3.0))
             .collect()
     };
-    assert_eq!(judge(&knob(14.0, 14.0)[..5]), Some(None));
-    let excused = judge(&knob(14.0, 14.0)).unwrap().unwrap();
+    let few = judge(&knob(14.0, 14.0)[..5]).expect("within the outliers allowed");
+    assert!(few.iter().all(|&e| !e));
+    let excused = judge(&knob(14.0, 14.0)).unwrap();
     assert_eq!(excused.iter().filter(|&&e| e).count(), 12);
     assert_eq!(judge(&knob(14.0, -20.0)), None);
     let mut two = knob(8.0, 8.0)[..6].to_vec();
