@@ -281,11 +281,11 @@ pub(super) fn fit_to_notch(
 /// Which outline points a knob cutting into a sealed socket excuses, given which cut into the
 /// cluster (`cutting`, in outline order): none where at most `max_intrusion` of them cut in;
 /// one run of them no longer than a knob ([`KNOB_SHARE`]) where it cuts in with at most
-/// [`KNOB_REST`] of the outline cutting in elsewhere; `None` where the fit cuts in otherwise. The front end seals a socket where its clean-up
-/// bridges the lips of a narrow neck and the bowl is filled: the neighbour's outline runs
-/// straight across it, and the knob of the piece that belongs there cuts 6–20 px into it,
-/// 10–11 % of its outline (irregular 100 photos seeds 3, 64 and 87; the neighbour's truth
-/// outline up to 12.8 px inside the traced one).
+/// [`KNOB_REST`] of the outline cutting in elsewhere; `None` where the fit cuts in otherwise.
+/// The front end seals a socket where its clean-up bridges the lips of a narrow neck and the
+/// bowl is filled: the neighbour's outline runs straight across it, and the knob of the piece
+/// that belongs there cuts 6–20 px into it, 10–11 % of its outline (irregular 100 photos seeds
+/// 3, 64 and 87; the neighbour's truth outline up to 12.8 px inside the traced one).
 pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Vec<bool>> {
     let n = cutting.len() as f64;
     let count = cutting.iter().filter(|&&c| c).count();
@@ -300,14 +300,15 @@ pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Vec<
     Some((0..m).map(|k| (k + m - start) % m < len).collect())
 }
 
-/// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a
-/// knob of the cluster swallowed by the item's own sealed socket excuses: none where at most
+/// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a knob
+/// of the cluster swallowed by the item's own sealed socket excuses: none where at most
 /// `max_outliers` of them lie over twice the tolerance away; those inside the placed outline
 /// where they lie within a knob's span (`limits.knob`) of one another and at most
-/// [`KNOB_REST`] of the rim lies that far elsewhere; `None` otherwise. The mirror of [`sealed_socket`]: where the front end sealed
-/// the item's own socket, its outline runs across the socket's mouth and the neighbour's
-/// knob lies inside it, 10–17 px from the outline (irregular 100 photos seed 88: a corner
-/// piece, 12–14 % of its notch's deep rim that far at its true pose, 8 % allowed).
+/// [`KNOB_REST`] of the rim lies that far elsewhere; `None` otherwise. The mirror of
+/// [`sealed_socket`]: where the front end sealed the item's own socket, its outline runs
+/// across the socket's mouth and the neighbour's knob lies inside it, 10–17 px from the
+/// outline (irregular 100 photos seed 88: a corner piece, 12–14 % of its notch's deep rim that
+/// far at its true pose, 8 % allowed).
 pub(super) fn swallowed_knob(
     deep: &[P2],
     back: &[f64],

@@ -1,5 +1,6 @@
 //! Fits of left-out pieces on small hand-made clusters of square cells.
 
+use super::accept::PARTIAL_TOLERANCE;
 use super::cache::Found;
 use super::fit::{
     best_icp, distance_to, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages,

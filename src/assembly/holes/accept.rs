@@ -1,0 +1,112 @@
+//! Which fits a round of the holes step accepts: how close a fit must be, by its kind (whole,
+//! to part of a region, excusing a sealed socket) and the round, and how well the picture
+//! must run on across its seams. Shape alone cannot tell a look-alike from another puzzle,
+//! so distance and colour are weighed together.
+
+use super::region_fits::Fit;
+use super::Round;
+
+/// … and every other left-out piece whose picture runs on across its seams (see
+/// [`MAX_COLOUR_FACTOR`]) fits the same region at least this many times worse, and the piece
+/// fits every other region this many times worse.
+pub(super) const AMBIGUITY: f64 = 1.5;
+/// … and the picture runs on across its seams: the median colour factor of its chainlets
+/// (see [`super::colour::seam_colour`]; 1 for a typical true seam, 3 at most) at most this.
+/// Shape alone cannot tell a look-alike: on classic 100 sets with `--missing 3 --extra 3` an
+/// extraneous piece fitted a missing piece's hole as closely as true pieces fit theirs
+/// (2.5 px against 1.6–3.5 px). Measured factors: the six true pieces the fit placed on the
+/// sweep 0.82–2.21 (five under 1.6), nine extraneous fits in missing pieces' holes
+/// 2.30–3.00. Without colour (blank pieces, masks) no hole is filled. The bar refuses some
+/// true fits (session 13: 2.09, 2.15, 2.35 on three sets; since session 14 the first passes
+/// at 1.78, an even count's median being the mean of its middle two, and the second with
+/// its worst seam left out; see [`super::colour`]).
+const MAX_COLOUR_FACTOR: f64 = 1.8;
+/// A whole fit within this fraction of its tolerance, its shape closely matched, counts up to
+/// [`TIGHT_COLOUR_FACTOR`]: two lines of evidence, each a little weaker. Measured on the 18
+/// missing/extra sets of the sweep (149 fits of extraneous pieces with colour read): every
+/// one within half the tolerance read 3.0, and those reading under 2.3 lay at the tolerance
+/// or beyond. True pieces refused by the plain bar: irregular 100 photos seed 3 at 0.16 of
+/// the tolerance (1.85), irregular 100 scans seed 7 (its notch piece at 0.17 of it, 2.05).
+const TIGHT_FIT: f64 = 0.5;
+/// See [`TIGHT_FIT`]: under the lowest factor of a look-alike measured (2.30), above the
+/// highest of a true fit (2.21, session 13).
+const TIGHT_COLOUR_FACTOR: f64 = 2.2;
+/// A whole fit whose picture runs on across its seams about as well as across a typical true
+/// seam (colour factor at most this; 1 is typical) is accepted up to
+/// [`STRONG_COLOUR_TOLERANCE`] times the tolerance: where the front end left a neighbour's
+/// outline a few pixels off, the shape fits less closely but the picture still runs on
+/// (classic 100 photos seed 43, light paper: a piece in its closed hole at 5.8 px, 1.3 times
+/// the tolerance, colour 1.15, no rival). Look-alikes from other puzzles read 2.3–3.0, and
+/// the ambiguity tests are unchanged (a wrong piece read 0.98 at 1.7 times the tolerance on
+/// irregular 100 photos seed 15, where the true one fits at 1.62 px).
+const STRONG_COLOUR: f64 = 1.2;
+/// The colour factor a whole fit looser than [`TIGHT_FIT`] of its tolerance must reach at its
+/// best seam (the median may pass where every seam reads middling): a piece of another
+/// puzzle that fits a missing piece's place loosely. On 318 sets of the sweep (58 of them
+/// with three missing and three extraneous pieces), the extraneous pieces' whole fits there
+/// whose median passed read 1.25–1.80 at their best seam on classic cuts (nine placed in
+/// missing pieces' places before), and the true pieces placed read 0.71–1.19. Irregular 20
+/// photos' extraneous pieces read two seams only, and 0.85 and 1.13 at the better one: not
+/// told apart. Within half the tolerance the shape is evidence enough with the median (true
+/// pieces there read up to 1.48 at their best seam).
+const ONE_SEAM_RUNS_ON: f64 = 1.22;
+/// See [`STRONG_COLOUR`]: the ambiguity factor, the range of fits that matter at all.
+const STRONG_COLOUR_TOLERANCE: f64 = AMBIGUITY;
+/// A fit to part of a region is held by two of the piece's sides, not all round: it is
+/// accepted within this fraction of the tolerance of a whole fit. Measured: the true fits of
+/// the sweep at 0.32–0.41 of it, two wrong ones at 0.60 and 0.78 (irregular 100 photos seed
+/// 15, beside misplaced pieces; irregular 20 photos seed 13).
+pub(super) const PARTIAL_TOLERANCE: f64 = 0.5;
+/// In the last round (see [`Round::LooserParts`]) a fit to part of a region is accepted up to
+/// this fraction of the tolerance (the whole fit's widening, [`STRONG_COLOUR_TOLERANCE`])
+/// where its colour factor is at most [`LOOSER_PART_COLOUR`], a typical true seam's. Accepted
+/// so in every round (colour up to 1.2) it lost two sets of the sweep: wrong partial fits at
+/// 0.54–0.59 (colour 1.13–1.16, irregular 100 photos seed 10) and at 0.56 (colour 0.78, 11 px
+/// off, seed 84, taken before the neighbours that hold its piece were placed); the true one
+/// it is for lies at 0.53 (colour 0.85, seed 90, the last piece left).
+const LOOSER_PART_TOLERANCE: f64 = 0.75;
+const LOOSER_PART_COLOUR: f64 = 1.0;
+/// Whether `fit`, where it excuses a knob cutting into a sealed socket (see `fit_to_notch`),
+/// fits within [`TIGHT_FIT`] of its tolerance with the knob left out: the excuse lets a piece
+/// through where the outline cuts in, so the rest must match closely. Measured on the 318
+/// sets of the sweep: the true pieces it let in at 0.24–0.46 (irregular 100 photos seeds 3, 64
+/// and 87, classic 100 photos seed 17 with three missing and three extraneous pieces), an
+/// extraneous piece in a missing piece's notch at 0.70 (irregular 20 photos seed 1 with three
+/// missing and three extraneous pieces), its picture running on there (colour 1.04).
+pub(super) fn tight_beside_a_sealed_socket(fit: &Fit) -> bool {
+    fit.sealed
+        .is_none_or(|elsewhere| elsewhere <= TIGHT_FIT * fit.tolerance)
+}
+
+/// The colour factor up to which `fit` counts: [`MAX_COLOUR_FACTOR`], or
+/// [`TIGHT_COLOUR_FACTOR`] for a whole fit within [`TIGHT_FIT`] of its tolerance.
+pub(super) fn max_colour(fit: &Fit) -> f64 {
+    if !fit.partial && fit.distance <= TIGHT_FIT * fit.tolerance {
+        TIGHT_COLOUR_FACTOR
+    } else {
+        MAX_COLOUR_FACTOR
+    }
+}
+
+/// Whether a whole fit looser than [`TIGHT_FIT`] of its tolerance has one seam at least,
+/// `best`, across which the picture runs on about as across a typical true seam (see
+/// [`ONE_SEAM_RUNS_ON`]).
+pub(super) fn one_seam_runs_on(fit: &Fit, best: f64) -> bool {
+    fit.partial || fit.distance <= TIGHT_FIT * fit.tolerance || best <= ONE_SEAM_RUNS_ON
+}
+
+/// The distance up to which `fit`, alone where it is, is accepted in `round`: its tolerance,
+/// less for a fit to part of a region (see [`PARTIAL_TOLERANCE`], and
+/// [`LOOSER_PART_TOLERANCE`] in the last round), more for a whole fit whose picture runs on
+/// well (see [`STRONG_COLOUR`]).
+pub(super) fn bar(fit: &Fit, round: Round) -> f64 {
+    if fit.partial && round == Round::LooserParts && fit.colour <= LOOSER_PART_COLOUR {
+        LOOSER_PART_TOLERANCE * fit.tolerance
+    } else if fit.partial {
+        PARTIAL_TOLERANCE * fit.tolerance
+    } else if fit.colour <= STRONG_COLOUR {
+        STRONG_COLOUR_TOLERANCE * fit.tolerance
+    } else {
+        fit.tolerance
+    }
+}
