@@ -792,6 +792,16 @@ fn a_piece_fitted_loosely_to_part_of_a_notch_is_placed_last() {
     photo_solved_completely(Kind::Irregular, 100, 90);
 }
 
+/// Classic 100 photos seed 13: border piece 92's knob, white print on the light paper, is
+/// traced as a socket, so at its true pose the traced socket lies deep inside the piece and
+/// the neighbour's socket for the knob stays empty, each over twice the tolerance from the
+/// other side at more than the 8 % of outliers allowed, and the piece was left out (98.33 %).
+/// Excused as one lost knob (`holes::knobs::lost_knob`), the rest fitting closely: 100 %.
+#[test]
+fn a_piece_that_lost_a_white_knob_fits_its_notch() {
+    photo_solved_completely(Kind::Classic, 100, 13);
+}
+
 /// Asserts an irregular 20-piece run (mean neighbour accuracy, fewest placed) placed every
 /// piece, each rightly.
 fn assert_all_20_placed_perfectly((mean, fewest): (f64, usize)) {

@@ -19,8 +19,8 @@ pub(super) struct Found {
     pub pose: Isometry2<f64>,
     pub distance: f64,
     pub partial: bool,
-    /// With a knob into a sealed socket: the distance with the knob's points left out.
-    pub sealed: Option<f64>,
+    /// With a knob excused (see `fit::fit_to_notch`): the distance with its points left out.
+    pub excused: Option<f64>,
 }
 
 /// Fits of an item to a region, by their keys (see [`item_key`], [`region_key`]).

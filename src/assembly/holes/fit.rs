@@ -3,10 +3,9 @@
 
 use super::super::geometry::{fit_rigid, signed_area, P2};
 use super::cache::Found;
-use super::partial::longest_cyclic_run;
+use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
 use super::raster::Frame;
 use super::regions::Hole;
-use crate::plane::contains;
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use nalgebra::{Isometry2, Vector2};
 
@@ -23,10 +22,6 @@ const FIT_POINTS: usize = 180;
 /// along one (irregular 20 photos seed 21: 0.24, at 2.94 px and colour 1.57, beside its
 /// true notch at 2.35 px, which it made ambiguous).
 const MIN_DEEP_SHARE: f64 = 0.3;
-/// A knob is at most this share of a piece's outline, and where it cuts into a sealed socket
-/// the rest of the outline cuts in at most at this share (see [`sealed_socket`]).
-const KNOB_SHARE: f64 = 0.15;
-const KNOB_REST: f64 = 0.04;
 
 /// Every `step`-th point so that at most `n` remain.
 fn thin(points: &[P2], n: usize) -> Vec<P2> {
@@ -183,9 +178,10 @@ pub(super) fn fit_to_rim(outline: &[P2], hole: &Hole) -> (Isometry2<f64>, f64) {
 /// way at most `max_outliers` of the points may lie over twice `tolerance` away. Returns the
 /// pose and the mean of the two means; `None` where no pose passes that test, or the placed
 /// outline cuts into the cluster by more than `tolerance` at more than `max_intrusion` of its
-/// points, but for a knob into a sealed socket (see [`sealed_socket`], and the mirror,
-/// [`swallowed_knob`]): its points count at the cap and are left out of the outlier test, and
-/// the fit carries its distance without them (`sealed`), which the round asks to be tight.
+/// points, but for a knob the front end damaged: into a sealed socket (see [`sealed_socket`],
+/// and the mirror, [`swallowed_knob`]) or lost (see [`lost_knob`]). Its points count at the
+/// cap and are left out of the outlier test, and the fit carries its distance without them
+/// (`excused`), which the round asks to be tight.
 /// A point on the item's own `border` sides that, placed, lies nearer the hull's edge than to
 /// any rim faces the outside and is not compared, and the closest points are paired both
 /// from the whole outline and without the border sides (see [`on_border`]).
@@ -204,52 +200,72 @@ pub(super) fn fit_to_notch(
     let turn = signed_area(&outline).signum();
     let outliers = |d: &[f64]| d.iter().filter(|&&d| d > far).count() as f64 / d.len() as f64;
     let mean = |d: &[f64]| d.iter().map(|d| d.min(limits.cap)).sum::<f64>() / d.len() as f64;
-    // The pose's distance, and where a knob cuts into a sealed socket, the distance with its
-    // points left out; `None` where the pose fails a test.
+    // The pose's distance, and where a knob is excused (see `sealed_socket`,
+    // `swallowed_knob`, `lost_knob`), the distance with its points left out; `None` where the
+    // pose fails a test.
     let judge = |pose: &Isometry2<f64>| -> Option<(f64, Option<f64>)> {
         let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
+        let to_rim: Vec<f64> = placed.iter().map(|q| rim.nearest(q).1).collect();
         let cutting: Vec<bool> = placed
             .iter()
-            .map(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
+            .zip(&to_rim)
+            .map(|(q, &d)| frame.covers(q) && d > limits.tolerance)
             .collect();
         let knob = sealed_socket(&cutting, limits.max_intrusion)?;
         let depths: Vec<f64> = placed.iter().map(|q| frame.depth(q)).collect();
-        let (there, excused_there): (Vec<f64>, Vec<bool>) = placed
-            .iter()
-            .enumerate()
-            .zip(&depths)
-            .zip(&on_own_border)
-            .filter(|&((_, &depth), _)| depth > limits.depth)
-            .map(|(((k, q), &depth), &own)| (k, rim.nearest(q).1, own, depth))
-            // A point of the item's border side nearer the hull's edge than to any rim, or far
-            // from the rim and with nothing of the cluster before it out to the hull's edge,
-            // faces the outside, as the puzzle's edge does.
-            .filter(|&(k, d, own, depth)| {
-                !(own && (depth < d || d > far && faces_outside(&placed, k, turn, frame, limits)))
-            })
-            .map(|(k, d, _, _)| (d, knob[k]))
-            .unzip();
         let back: Vec<f64> = deep.iter().map(|q| distance_to(q, &placed)).collect();
-        let excused_back = swallowed_knob(&deep, &back, &placed, limits)?;
-        let excused = knob.iter().chain(&excused_back).any(|&e| e);
-        let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
-        let (judged_there, judged_back) = (
-            left_out(&there, &excused_there),
-            left_out(&back, &excused_back),
-        );
-        if (deep_points as f64) < MIN_DEEP_SHARE * placed.len() as f64
-            || judged_there.is_empty()
-            || judged_back.is_empty()
-            || outliers(&judged_there) > limits.max_outliers
-            || outliers(&judged_back) > limits.max_outliers
-        {
-            return None;
-        }
-        let distance = 0.5
-            * (mean(&at_cap(&there, &excused_there, limits.cap))
-                + mean(&at_cap(&back, &excused_back, limits.cap)));
-        let elsewhere = excused.then(|| 0.5 * (mean(&judged_there) + mean(&judged_back)));
-        Some((distance, elsewhere))
+        let judged = |excused_outline: &[bool], excused_back: &[bool]| {
+            let (there, excused_there): (Vec<f64>, Vec<bool>) = placed
+                .iter()
+                .enumerate()
+                .zip(&depths)
+                .zip(&on_own_border)
+                .filter(|&((_, &depth), _)| depth > limits.depth)
+                .map(|(((k, _), &depth), &own)| (k, to_rim[k], own, depth))
+                // A point of the item's border side nearer the hull's edge than to any rim, or
+                // far from the rim and with nothing of the cluster before it out to the hull's
+                // edge, faces the outside, as the puzzle's edge does.
+                .filter(|&(k, d, own, depth)| {
+                    !(own
+                        && (depth < d || d > far && faces_outside(&placed, k, turn, frame, limits)))
+                })
+                .map(|(k, d, _, _)| (d, excused_outline[k]))
+                .unzip();
+            let excused = excused_outline.iter().chain(excused_back).any(|&e| e);
+            let deep_points = depths.iter().filter(|&&depth| depth > limits.depth).count();
+            let (judged_there, judged_back) = (
+                left_out(&there, &excused_there),
+                left_out(&back, excused_back),
+            );
+            if (deep_points as f64) < MIN_DEEP_SHARE * placed.len() as f64
+                || judged_there.is_empty()
+                || judged_back.is_empty()
+                || outliers(&judged_there) > limits.max_outliers
+                || outliers(&judged_back) > limits.max_outliers
+            {
+                return None;
+            }
+            let distance = 0.5
+                * (mean(&at_cap(&there, &excused_there, limits.cap))
+                    + mean(&at_cap(&back, excused_back, limits.cap)));
+            let elsewhere = excused.then(|| 0.5 * (mean(&judged_there) + mean(&judged_back)));
+            Some((distance, elsewhere))
+        };
+        let as_traced = swallowed_knob(&deep, &back, &placed, limits)
+            .and_then(|excused_back| judged(&knob, &excused_back));
+        as_traced.or_else(|| {
+            if knob.iter().any(|&k| k) {
+                return None;
+            }
+            let deep_far: Vec<bool> = to_rim
+                .iter()
+                .zip(&depths)
+                .map(|(&d, &depth)| d > far && depth > limits.depth)
+                .collect();
+            let (excused_outline, excused_back) =
+                lost_knob(&placed, &deep_far, &deep, &back, limits)?;
+            judged(&excused_outline, &excused_back)
+        })
     };
     let score = |pose: &Isometry2<f64>| judge(pose).map_or(f64::MAX, |(d, _)| d);
     let mut best = best_icp(&outline, &rim, notch.centroid, deep_inside, &stages, score);
@@ -269,75 +285,13 @@ pub(super) fn fit_to_notch(
             best = other;
         }
     }
-    let (distance, sealed) = judge(&best.0)?;
+    let (distance, excused) = judge(&best.0)?;
     Some(Found {
         pose: best.0,
         distance,
         partial: false,
-        sealed,
+        excused,
     })
-}
-
-/// Which outline points a knob cutting into a sealed socket excuses, given which cut into the
-/// cluster (`cutting`, in outline order): none where at most `max_intrusion` of them cut in;
-/// one run of them no longer than a knob ([`KNOB_SHARE`]) where it cuts in with at most
-/// [`KNOB_REST`] of the outline cutting in elsewhere; `None` where the fit cuts in otherwise.
-/// The front end seals a socket where its clean-up bridges the lips of a narrow neck and the
-/// bowl is filled: the neighbour's outline runs straight across it, and the knob of the piece
-/// that belongs there cuts 6–20 px into it, 10–11 % of its outline (irregular 100 photos seeds
-/// 3, 64 and 87; the neighbour's truth outline up to 12.8 px inside the traced one).
-pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Vec<bool>> {
-    let n = cutting.len() as f64;
-    let count = cutting.iter().filter(|&&c| c).count();
-    if count as f64 <= max_intrusion * n {
-        return Some(vec![false; cutting.len()]);
-    }
-    let (start, len) = longest_cyclic_run(cutting)?;
-    if len as f64 > KNOB_SHARE * n || (count - len) as f64 > KNOB_REST * n {
-        return None;
-    }
-    let m = cutting.len();
-    Some((0..m).map(|k| (k + m - start) % m < len).collect())
-}
-
-/// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a knob
-/// of the cluster swallowed by the item's own sealed socket excuses: none where at most
-/// `max_outliers` of them lie over twice the tolerance away; those inside the placed outline
-/// where they lie within a knob's span (`limits.knob`) of one another and at most
-/// [`KNOB_REST`] of the rim lies that far elsewhere; `None` otherwise. The mirror of
-/// [`sealed_socket`]: where the front end sealed the item's own socket, its outline runs
-/// across the socket's mouth and the neighbour's knob lies inside it, 10–17 px from the
-/// outline (irregular 100 photos seed 88: a corner piece, 12–14 % of its notch's deep rim that
-/// far at its true pose, 8 % allowed).
-pub(super) fn swallowed_knob(
-    deep: &[P2],
-    back: &[f64],
-    placed: &[P2],
-    limits: NotchLimits,
-) -> Option<Vec<bool>> {
-    let far = 2.0 * limits.tolerance;
-    let n = back.len() as f64;
-    let count = back.iter().filter(|&&d| d > far).count();
-    if count as f64 <= limits.max_outliers * n {
-        return Some(vec![false; back.len()]);
-    }
-    let mask: Vec<bool> = deep
-        .iter()
-        .zip(back)
-        .map(|(q, &d)| d > far && contains(placed, *q))
-        .collect();
-    let knob: Vec<&P2> = deep
-        .iter()
-        .zip(&mask)
-        .filter(|(_, &m)| m)
-        .map(|(q, _)| q)
-        .collect();
-    let span = knob
-        .iter()
-        .flat_map(|a| knob.iter().map(move |b| (*a - *b).norm()))
-        .fold(0.0, f64::max);
-    let rest = count - knob.len();
-    (!knob.is_empty() && span <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(mask)
 }
 
 /// `d` without the points `excused`.

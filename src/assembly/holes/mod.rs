@@ -21,6 +21,7 @@ mod colour;
 mod fit;
 mod hull_depth;
 mod items;
+mod knobs;
 mod loose_groups;
 mod partial;
 mod raster;
@@ -32,7 +33,7 @@ use super::geometry::P2;
 use super::grow::{Growth, Placed};
 use super::merge::move_cluster;
 use super::shapes::Shapes;
-use accept::{bar, max_colour, one_seam_runs_on, tight_beside_a_sealed_socket, AMBIGUITY};
+use accept::{bar, max_colour, one_seam_runs_on, tight_beside_an_excused_knob, AMBIGUITY};
 use cache::region_key;
 pub(crate) use cache::FitCache;
 use colour::{seam_colour, Seams};
@@ -203,7 +204,7 @@ fn fill_round(
                 .into_iter()
                 .filter(|f| f.distance < AMBIGUITY * f.tolerance)
                 .filter(|f| !sticks_out(&items[f.item], f, &frame, size))
-                .filter(tight_beside_a_sealed_socket)
+                .filter(tight_beside_an_excused_knob)
                 .filter_map(|f| {
                     let members = items[f.item]
                         .members

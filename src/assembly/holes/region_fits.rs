@@ -86,9 +86,9 @@ pub(super) struct Fit {
     pub centre: P2,
     /// To part of the region (see [`partial`]).
     pub partial: bool,
-    /// With a knob into a sealed socket (see [`fit_to_notch`]): the distance with the knob's
-    /// points left out.
-    pub sealed: Option<f64>,
+    /// With a knob excused (into a sealed socket, swallowed or lost, see [`fit_to_notch`]): the
+    /// distance with its points left out.
+    pub excused: Option<f64>,
     /// The item's (see [`item_limits`]).
     pub tolerance: f64,
     /// How well the picture runs on across its seams (see [`seam_colour`]).
@@ -116,7 +116,7 @@ pub(super) fn region_fits(
             distance: f.distance,
             centre: f.pose * item.centroid,
             partial: f.partial,
-            sealed: f.sealed,
+            excused: f.excused,
             tolerance: limits.tolerance,
             colour: f64::MAX,
         };
@@ -124,7 +124,7 @@ pub(super) fn region_fits(
             pose,
             distance,
             partial: false,
-            sealed: None,
+            excused: None,
         };
         let found = cache.get(item.key, region, || {
             if fits_area(hole, item.area) {

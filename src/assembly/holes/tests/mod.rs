@@ -3,9 +3,10 @@
 use super::accept::PARTIAL_TOLERANCE;
 use super::cache::Found;
 use super::fit::{
-    best_icp, distance_to, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages,
-    sealed_socket, swallowed_knob, Rim, ICP_ITERATIONS,
+    best_icp, distance_to, faces_outside, fit_to_notch, fit_to_rim, mean_point, notch_stages, Rim,
+    ICP_ITERATIONS,
 };
+use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
 use super::partial::fit_partial;
 use super::region_fits::{fits_area, holds_a_run, run_area};
 use super::*;
@@ -149,7 +150,7 @@ fn fit_of(partial: bool, distance: f64, colour: f64) -> Fit {
         distance,
         centre: P2::origin(),
         partial,
-        sealed: None,
+        excused: None,
         tolerance: 4.0,
         colour,
     }
