@@ -33,7 +33,9 @@ use super::geometry::P2;
 use super::grow::{Growth, Placed};
 use super::merge::move_cluster;
 use super::shapes::Shapes;
-use accept::{bar, max_colour, one_seam_runs_on, tight_beside_an_excused_knob, AMBIGUITY};
+use accept::{
+    bar, look_alike_rivals, max_colour, one_seam_runs_on, tight_beside_an_excused_knob, AMBIGUITY,
+};
 use cache::region_key;
 pub(crate) use cache::FitCache;
 use colour::{seam_colour, Seams};
@@ -193,10 +195,10 @@ fn fill_round(
         return 0;
     }
     // Each region's fits that could matter, near enough to the tolerance to be chosen or to
-    // rival the chosen one, and with the picture running on across their seams: a piece
-    // whose picture breaks at its seams rivals none (a look-alike of another puzzle fits a
-    // missing piece's hole as closely as the true pieces fit theirs).
-    let per_region: Vec<Vec<Fit>> = regions
+    // rival the chosen one, with their colours read: those with the picture running on across
+    // their seams, and the look-alikes, whose picture breaks there (a look-alike of another
+    // puzzle fits a missing piece's hole as closely as the true pieces fit theirs).
+    let per_region: Vec<(Vec<Fit>, Vec<Fit>)> = regions
         .par_iter()
         .map(|hole| {
             let region = region_key(hole, &frame, REGION_MARGIN * size);
@@ -216,11 +218,27 @@ fn fill_round(
                         Seams::Stretches
                     };
                     let reading = seam_colour(shapes, colours, g, cluster, members, seams)?;
-                    let colour = reading.factor;
-                    (colour <= max_colour(&f) && one_seam_runs_on(&f, reading.best))
-                        .then_some(Fit { colour, ..f })
+                    let runs_on =
+                        reading.factor <= max_colour(&f) && one_seam_runs_on(&f, reading.best);
+                    Some((
+                        runs_on,
+                        Fit {
+                            colour: reading.factor,
+                            ..f
+                        },
+                    ))
                 })
-                .collect()
+                .fold(
+                    (Vec::new(), Vec::new()),
+                    |(mut on, mut breaks), (runs_on, f)| {
+                        if runs_on {
+                            on.push(f)
+                        } else {
+                            breaks.push(f)
+                        }
+                        (on, breaks)
+                    },
+                )
         })
         .collect();
     // Each region's best fit, where nothing else fits that place nor that item another
@@ -228,22 +246,24 @@ fn fill_round(
     // round (the next fits against it).
     let same_place = |a: P2, b: P2| (a - b).norm() < SAME_PLACE * size;
     let mut fits: Vec<Fit> = Vec::new();
-    for region in &per_region {
+    for (region, look_alikes) in &per_region {
         let Some(best) = region.first() else {
             continue;
         };
         let clear = |other: &Fit| other.distance >= AMBIGUITY * best.distance;
-        let alone_here = region
-            .iter()
-            .skip(1)
-            .filter(|f| f.item != best.item && (!f.partial || same_place(f.centre, best.centre)))
-            .all(clear);
+        let rivals_here =
+            |f: &&Fit| f.item != best.item && (!f.partial || same_place(f.centre, best.centre));
+        let alone_here = region.iter().skip(1).filter(rivals_here).all(clear)
+            && !look_alikes
+                .iter()
+                .filter(rivals_here)
+                .any(|f| look_alike_rivals(best, f));
         // A whole fit holds a piece all round, a fit to part of a region by two sides: a
         // piece that fits a region whole is not held back by places it fits partly
         // (irregular 100 photos seed 15: 1.62 px whole against 1.94 px partly elsewhere).
         let alone_there = per_region
             .iter()
-            .flatten()
+            .flat_map(|(fits, _)| fits)
             .filter(|f| f.item == best.item && !same_place(f.centre, best.centre))
             .filter(|f| best.partial || !f.partial)
             .all(clear);

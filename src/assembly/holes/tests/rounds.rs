@@ -95,6 +95,24 @@ fn a_tight_fit_counts_with_a_weaker_colour_match() {
     assert_eq!(max_colour(&fit(true, 1.0)), 1.8);
 }
 
+/// A look-alike (its picture breaking at its seams) that fits a place within 1.5 times the
+/// best fit's distance rivals it unless the best's picture runs on at least 1.5 times better
+/// (classic 100 photos seed 17 with three missing and three extraneous pieces: an extraneous
+/// piece at 3.5 px, colour 1.55, and another at 3.3 px, colour 1.88).
+#[test]
+fn a_look_alike_as_close_rivals_a_fit_whose_picture_runs_on_not_clearly_better() {
+    let best = fit_of(false, 3.5, 1.55);
+    assert!(look_alike_rivals(&best, &fit_of(false, 3.3, 1.88)));
+    assert!(!look_alike_rivals(&best, &fit_of(false, 3.3, 2.4)));
+    assert!(!look_alike_rivals(&best, &fit_of(false, 5.3, 1.88)));
+    // A true piece of the sweep (classic 100 photos seed 21, three missing and three
+    // extraneous): colour 1.59 against a closer look-alike's 2.52.
+    assert!(!look_alike_rivals(
+        &fit_of(false, 3.2, 1.59),
+        &fit_of(false, 2.1, 2.52)
+    ));
+}
+
 /// Two puzzles mixed: the holes of the second one's cluster are filled as well as the first
 /// one's, but a cluster smaller than a 3 × 3 block is something to fit, not a host.
 #[test]
