@@ -61,18 +61,9 @@ pub(super) fn swallowed_knob(
         .zip(back)
         .map(|(q, &d)| d > far && contains(placed, *q))
         .collect();
-    let knob: Vec<&P2> = deep
-        .iter()
-        .zip(&mask)
-        .filter(|(_, &m)| m)
-        .map(|(q, _)| q)
-        .collect();
-    let span = knob
-        .iter()
-        .flat_map(|a| knob.iter().map(move |b| (*a - *b).norm()))
-        .fold(0.0, f64::max);
+    let knob = masked(deep, &mask);
     let rest = count - knob.len();
-    (!knob.is_empty() && span <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(mask)
+    (!knob.is_empty() && span(&knob) <= limits.knob && rest as f64 <= KNOB_REST * n).then_some(mask)
 }
 
 /// Which outline points (of `placed`, those far from the rim and deep inside the hull:
@@ -110,19 +101,8 @@ pub(super) fn lost_knob(
         .zip(back)
         .map(|(q, &d)| d > far && !contains(placed, *q))
         .collect();
-    let bowl: Vec<P2> = deep
-        .iter()
-        .zip(&back_mask)
-        .filter(|(_, &m)| m)
-        .map(|(q, _)| *q)
-        .collect();
+    let bowl = masked(deep, &back_mask);
     let run: Vec<P2> = (0..len).map(|t| placed[(start + t) % n]).collect();
-    let span = |points: &[P2]| {
-        points
-            .iter()
-            .flat_map(|a| points.iter().map(move |b| (a - b).norm()))
-            .fold(0.0, f64::max)
-    };
     let rest = far_back - bowl.len();
     let meet = bowl
         .iter()
@@ -134,4 +114,22 @@ pub(super) fn lost_knob(
         && rest as f64 <= KNOB_REST * back.len() as f64
         && meet <= limits.knob)
         .then_some((outline_mask, back_mask))
+}
+
+/// The `points` whose `mask` is set.
+fn masked(points: &[P2], mask: &[bool]) -> Vec<P2> {
+    points
+        .iter()
+        .zip(mask)
+        .filter(|(_, &m)| m)
+        .map(|(q, _)| *q)
+        .collect()
+}
+
+/// The largest distance between two of `points` (0 for fewer than two).
+fn span(points: &[P2]) -> f64 {
+    points
+        .iter()
+        .flat_map(|a| points.iter().map(move |b| (a - b).norm()))
+        .fold(0.0, f64::max)
 }
