@@ -1,5 +1,5 @@
 //! Which fits a round of the holes step accepts: how close a fit must be, by its kind (whole,
-//! to part of a region, excusing a sealed socket) and the round, and how well the picture
+//! to part of a region, excusing a knob the front end damaged) and the round, and how well the picture
 //! must run on across its seams. Shape alone cannot tell a look-alike from another puzzle,
 //! so distance and colour are weighed together.
 

@@ -195,7 +195,7 @@ pub(super) fn fit_to_notch(
     let (outline, rim, deep) = thinned_with_deep_rim(outline, notch, frame, limits)?;
     let on_own_border: Vec<bool> = outline.iter().map(|q| on_border(border, q)).collect();
     let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
-    let far = 2.0 * limits.tolerance;
+    let far = limits.far();
     let stages = notch_stages(limits);
     let turn = signed_area(&outline).signum();
     let outliers = |d: &[f64]| d.iter().filter(|&&d| d > far).count() as f64 / d.len() as f64;
@@ -325,7 +325,7 @@ pub(super) fn notch_stages(limits: NotchLimits) -> [(f64, usize); 3] {
     [
         (f64::INFINITY, ICP_ITERATIONS),
         (limits.cap, TRIMMED_ITERATIONS),
-        (2.0 * limits.tolerance, TRIMMED_ITERATIONS),
+        (limits.far(), TRIMMED_ITERATIONS),
     ]
 }
 
@@ -393,10 +393,18 @@ pub(super) fn on_border(border: Option<&Rim>, q: &P2) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NotchLimits {
     pub tolerance: f64,
-    /// The span of a knob (see `swallowed_knob`).
+    /// The span of a knob (see `knobs::swallowed_knob`, `knobs::lost_knob`).
     pub knob: f64,
     pub cap: f64,
     pub depth: f64,
     pub max_intrusion: f64,
     pub max_outliers: f64,
+}
+
+impl NotchLimits {
+    /// Over this distance from the other side a point of a fit is an outlier (see
+    /// `max_outliers`): twice the tolerance.
+    pub fn far(&self) -> f64 {
+        2.0 * self.tolerance
+    }
 }

@@ -50,7 +50,7 @@ pub(super) fn swallowed_knob(
     placed: &[P2],
     limits: NotchLimits,
 ) -> Option<Vec<bool>> {
-    let far = 2.0 * limits.tolerance;
+    let far = limits.far();
     let n = back.len() as f64;
     let count = back.iter().filter(|&&d| d > far).count();
     if count as f64 <= limits.max_outliers * n {
@@ -87,7 +87,7 @@ pub(super) fn lost_knob(
     back: &[f64],
     limits: NotchLimits,
 ) -> Option<(Vec<bool>, Vec<bool>)> {
-    let far = 2.0 * limits.tolerance;
+    let far = limits.far();
     let n = placed.len();
     let (start, len) = longest_cyclic_run(deep_far)?;
     let count = deep_far.iter().filter(|&&f| f).count();

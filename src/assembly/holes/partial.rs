@@ -106,7 +106,7 @@ fn icp(
         } else if it < 2 * FIRST_ITERATIONS {
             limits.cap
         } else {
-            2.0 * limits.tolerance
+            limits.far()
         };
         let Some((next, moved)) = icp_step(outline, rim, &pose, deep_inside, reach, 8) else {
             break;
@@ -158,7 +158,7 @@ fn score(
     if intruding as f64 > limits.max_intrusion * n as f64 {
         return None;
     }
-    let far = 2.0 * limits.tolerance;
+    let far = limits.far();
     let deep: Vec<usize> = (0..n)
         .filter(|&k| frame.depth(&placed[k]) > limits.depth)
         .collect();

@@ -36,7 +36,7 @@ const MAX_INTRUSION: f64 = 0.08;
 const MAX_OUTLIERS: f64 = 0.08;
 /// A knob spans at most this fraction of the median piece size: its head up to 0.23 of a
 /// piece across and 0.27 high, in `jigsaw synth`'s cuts as in real puzzles (see
-/// `fit::swallowed_knob`).
+/// `knobs::swallowed_knob`, `knobs::lost_knob`).
 const KNOB_SPAN_FRACTION: f64 = 0.35;
 /// A notch fit compares the piece's outline and the notch's rim where they lie deeper inside
 /// the hull than this fraction of the median piece size: the dents of an irregular exterior

@@ -15,6 +15,7 @@ use nalgebra::{Isometry2, Vector2};
 
 mod colour;
 mod fits;
+mod knobs;
 mod rounds;
 mod runs;
 
