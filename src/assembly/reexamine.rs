@@ -19,11 +19,12 @@
 //! the other's way back.
 
 use super::edge_colour::SeamColours;
-use super::geometry::{convex_depth, convex_hull, P2};
+use super::geometry::{convex_depth, convex_hull, min_area_rectangle, P2};
 use super::grow::Growth;
 use super::holes::{
     anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
 };
+use super::outer_frame::reaches_past;
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -172,11 +173,16 @@ fn joint_groups(parts: &[(Held, bool)]) -> Vec<Vec<usize>> {
     groups
 }
 
-/// Whether most of `part`'s outline lies outside the convex hull of the rest of `cluster`: a
-/// piece hanging on one knob outside the puzzle's edge. A true corner piece has half its area
-/// inside the hull of its neighbours at least. The rest is the pieces held by seams: one the
-/// holes step fitted beside a hanging piece, hanging itself, would make it look inside
-/// (irregular 100 photos seed 24).
+/// Whether most of `part`'s outline lies outside the convex hull of the rest of `cluster`, and
+/// some piece of it reaches past the least rectangle of that hull (see
+/// `outer_frame::reaches_past`): a piece hanging on one knob outside the puzzle's edge. A true
+/// corner piece has half its area inside the hull of its neighbours, unless its neighbour
+/// along an edge is missing: then the chord from its other neighbour to the next piece along
+/// that edge cuts off most of it, but it lies in the corner of the rectangle (classic 100
+/// photos seed 37 with three pieces missing: the corner and the neighbour it hung on, both
+/// right, were taken off together and fitted into two missing pieces' holes, 98.8 %). The
+/// rest is the pieces held by seams: one the holes step fitted beside a hanging piece,
+/// hanging itself, would make it look inside (irregular 100 photos seed 24).
 fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -> bool {
     let placed_outline = |i: usize| -> Vec<P2> {
         g.placed[i].as_ref().map_or_else(Vec::new, |p| {
@@ -209,6 +215,13 @@ fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -
         .filter(|p| convex_depth(&hull, p) < 0.0)
         .count();
     outside as f64 > OUTSIDE_SHARE * outline.len() as f64
+        && min_area_rectangle(&hull).is_none_or(|frame| {
+            part.iter().any(|&i| {
+                g.placed[i]
+                    .as_ref()
+                    .is_some_and(|p| reaches_past(shapes, &frame, i, &p.pose))
+            })
+        })
 }
 
 /// The pieces of `cluster`.

@@ -500,10 +500,14 @@ fn missing_and_extraneous_pieces_end_to_end() {
 /// piece's hole at 0.80 of the tolerance, its picture running on middling (colour 1.55, 0.92
 /// at its best seam), where another extraneous piece, its picture breaking (1.88), fitted more
 /// closely: a look-alike that fits as closely rivals a fit whose picture runs on no more than
-/// 1.5 times better (`holes::accept::look_alike_rivals`).
+/// 1.5 times better (`holes::accept::look_alike_rivals`). Seed 37 (held out until session 41)
+/// had the corner piece and its neighbour, placed right by growth, moved into two missing
+/// pieces' holes (98.8 %): with the corner's neighbour along the edge missing, the corner lay
+/// mostly outside the hull of the rest and was taken for a piece sticking out of the puzzle;
+/// it lies inside the rectangle the rest spans (`assembly::reexamine`).
 #[test]
 fn photographed_extraneous_pieces_are_left_out() {
-    for seed in [3, 17, 18] {
+    for seed in [3, 17, 18, 37] {
         let dir = scratch();
         let mut p = Params::new(Kind::Classic, 100, seed);
         p.style = jigsaw::synth::Style::Photo;
