@@ -31,14 +31,16 @@ const MIN_MEETING_SHARE: f64 = 0.55;
 /// share of it (less is a piece that fills the region, which is [`super::fit::fit_to_notch`]'s
 /// case) …
 const MIN_OPEN_SHARE: f64 = 0.15;
-/// … or of [`MIN_INSIDE_OPEN_SHARE`] for a piece of which at least [`INSIDE_SHARE`] lies deep
-/// inside the hull: a piece inside the puzzle at the dead end of a run, held on all sides but
-/// the one facing the rest of the run, which may be short (irregular 100 photos seed 59: 0.08
-/// of a piece held on five sides, its short sixth facing the two pieces above it; it was left
-/// out at 0.15). Only there: a corner piece fits the rim left by a wavy edge at the corner of
-/// the hull with an open side of two points (irregular 100 photos seed 45: a quarter of its
-/// outline deep, 0.06 of that open, 1.23 px, and the piece hung outside the puzzle).
-const MIN_INSIDE_OPEN_SHARE: f64 = 0.06;
+/// … but a piece of which at least [`INSIDE_SHARE`] lies deep inside the hull needs no
+/// minimum: a piece inside the puzzle at the dead end of a run, held on all sides but the one
+/// facing the rest of the run, which may be short (irregular 100 photos seed 59: 0.08 of a
+/// piece held on five sides, its short sixth facing the two pieces above it; it was left out
+/// at 0.15), or a piece held all round but for a gap to the rest of the region (irregular 100
+/// photos seed 68: 0.036 once a neighbour was placed, where 0.06 was needed from session 36
+/// to 41; the piece was placed turned 90° at the one pose that passed). Only there: a corner
+/// piece fits the rim left by a wavy edge at the corner of the hull with an open side of two
+/// points (irregular 100 photos seed 45: a quarter of its outline deep, 0.06 of that open,
+/// 1.23 px, and the piece hung outside the puzzle).
 const INSIDE_SHARE: f64 = 0.9;
 /// Rim points within this fraction of the median piece size of the placed outline's meeting
 /// part are the part of the rim the piece claims (a knob hole it leaves empty reaches a
@@ -170,7 +172,7 @@ fn score(
     let (open_start, open_len) = longest_cyclic_run(&away)?;
     let m = deep.len();
     let min_open = if m as f64 >= INSIDE_SHARE * n as f64 {
-        MIN_INSIDE_OPEN_SHARE
+        0.0
     } else {
         MIN_OPEN_SHARE
     };
