@@ -103,44 +103,11 @@ fn the_piece_at_the_dead_end_of_a_run_left_out_is_fitted_though_its_open_side_is
         .flat_map(|j| (0..3).map(move |i| (i, j)))
         .filter(|c| !left_out.contains(c))
         .collect();
-    let p = |x: f64, y: f64| P2::new(x, y);
-    let (shapes, g) = cluster_of(&cells, |c| match c {
-        (0, 1) => Some(vec![
-            p(0.0, 40.0),
-            p(40.0, 40.0),
-            p(40.0, 49.0),
-            p(19.0, 49.0),
-            p(19.0, 71.0),
-            p(40.0, 71.0),
-            p(40.0, 80.0),
-            p(0.0, 80.0),
-        ]),
-        (2, 1) => Some(vec![
-            p(80.0, 40.0),
-            p(120.0, 40.0),
-            p(120.0, 80.0),
-            p(80.0, 80.0),
-            p(80.0, 71.0),
-            p(101.0, 71.0),
-            p(101.0, 49.0),
-            p(80.0, 49.0),
-        ]),
+    let (shapes, g) = cluster_of(&cells, |c| match c.1 {
+        1 => sockets_beside_a_dead_end(c, 40.0),
         _ => None,
     });
-    let dead_end = [
-        p(40.0, 40.0),
-        p(80.0, 40.0),
-        p(80.0, 50.0),
-        p(100.0, 50.0),
-        p(100.0, 70.0),
-        p(80.0, 70.0),
-        p(80.0, 80.0),
-        p(40.0, 80.0),
-        p(40.0, 70.0),
-        p(20.0, 70.0),
-        p(20.0, 50.0),
-        p(40.0, 50.0),
-    ];
+    let dead_end = dead_end_at(40.0);
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(20, &dead_end, taken).outline;
     let plain = piece(21, &cell(40.0, 40.0), taken).outline;
@@ -156,6 +123,57 @@ fn the_piece_at_the_dead_end_of_a_run_left_out_is_fitted_though_its_open_side_is
             .all(|&(pose, d)| d > bar || (pose * middle).y < 40.0),
         "{squares:?}"
     );
+}
+
+/// The cells beside the dead end of a run in the middle column, at row top `y`: sockets, 1 px
+/// wider all round than the dead end's knobs, in their sides facing it.
+fn sockets_beside_a_dead_end(c: (i32, i32), y: f64) -> Option<Vec<P2>> {
+    let p = |x: f64, dy: f64| P2::new(x, y + dy);
+    match c.0 {
+        0 => Some(vec![
+            p(0.0, 0.0),
+            p(40.0, 0.0),
+            p(40.0, 9.0),
+            p(19.0, 9.0),
+            p(19.0, 31.0),
+            p(40.0, 31.0),
+            p(40.0, 40.0),
+            p(0.0, 40.0),
+        ]),
+        2 => Some(vec![
+            p(80.0, 0.0),
+            p(120.0, 0.0),
+            p(120.0, 40.0),
+            p(80.0, 40.0),
+            p(80.0, 31.0),
+            p(101.0, 31.0),
+            p(101.0, 9.0),
+            p(80.0, 9.0),
+        ]),
+        _ => None,
+    }
+}
+
+/// The piece at the dead end, the middle cell of the row at `y`, with knobs into its left and
+/// right neighbours.
+fn dead_end_at(y: f64) -> Vec<P2> {
+    [
+        (40.0, 0.0),
+        (80.0, 0.0),
+        (80.0, 10.0),
+        (100.0, 10.0),
+        (100.0, 30.0),
+        (80.0, 30.0),
+        (80.0, 40.0),
+        (40.0, 40.0),
+        (40.0, 30.0),
+        (20.0, 30.0),
+        (20.0, 10.0),
+        (40.0, 10.0),
+    ]
+    .iter()
+    .map(|&(x, dy)| P2::new(x, y + dy))
+    .collect()
 }
 
 /// The one region of a cluster of 40 px cells: an open notch too large for an item of `area`
@@ -223,42 +241,10 @@ fn a_piece_held_all_round_but_for_a_narrow_gap_fits_part_of_the_region() {
             p(70.0, 72.0),
             p(80.0, 72.0),
         ]),
-        (0, 2) => Some(vec![
-            p(0.0, 80.0),
-            p(40.0, 80.0),
-            p(40.0, 89.0),
-            p(19.0, 89.0),
-            p(19.0, 111.0),
-            p(40.0, 111.0),
-            p(40.0, 120.0),
-            p(0.0, 120.0),
-        ]),
-        (2, 2) => Some(vec![
-            p(80.0, 80.0),
-            p(120.0, 80.0),
-            p(120.0, 120.0),
-            p(80.0, 120.0),
-            p(80.0, 111.0),
-            p(101.0, 111.0),
-            p(101.0, 89.0),
-            p(80.0, 89.0),
-        ]),
+        (_, 2) => sockets_beside_a_dead_end(c, 80.0),
         _ => None,
     });
-    let dead_end = [
-        p(40.0, 80.0),
-        p(80.0, 80.0),
-        p(80.0, 90.0),
-        p(100.0, 90.0),
-        p(100.0, 110.0),
-        p(80.0, 110.0),
-        p(80.0, 120.0),
-        p(40.0, 120.0),
-        p(40.0, 110.0),
-        p(20.0, 110.0),
-        p(20.0, 90.0),
-        p(40.0, 90.0),
-    ];
+    let dead_end = dead_end_at(80.0);
     let taken = Isometry2::new(Vector2::new(300.0, 120.0), 2.0);
     let knobbed = piece(20, &dead_end, taken).outline;
     let (frame, notch) = the_notch_of_a_run(&shapes, &g, 1600.0 + 2.0 * 400.0);
