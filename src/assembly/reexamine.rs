@@ -8,7 +8,8 @@
 //! Every part of the largest cluster held to the rest by one neighbour only is therefore taken
 //! off in turn, and the holes step run again without it: each part beside an empty region
 //! (which something left out might fill once the part is gone), while something is left out,
-//! and each part lying mostly outside the hull of the rest, even when nothing is: a corner
+//! and each part lying mostly outside the hull of the rest and reaching past the rectangle
+//! that hull spans (see [`outside_the_rest`]), even when nothing is: a corner
 //! piece of irregular 100 photos seed 15 hung outside the top right corner on one knob, its
 //! own corner empty, with every piece placed. The change is kept when the cluster ends up with
 //! more pieces, or, for a part that stuck out of the puzzle, with as many and the part placed
