@@ -27,12 +27,25 @@ pub(super) fn sealed_socket(cutting: &[bool], max_intrusion: f64) -> Option<Vec<
     if count as f64 <= max_intrusion * n {
         return Some(vec![false; cutting.len()]);
     }
-    let (start, len) = longest_cyclic_run(cutting)?;
-    if len as f64 > KNOB_SHARE * n || (count - len) as f64 > KNOB_REST * n {
+    knob_long_run(cutting).map(|(_, mask)| mask)
+}
+
+/// The longest run of `flags` (in outline order) where it is no longer than a knob
+/// ([`KNOB_SHARE`] of them) and at most [`KNOB_REST`] of them are set elsewhere: its points in
+/// order, as indices, and as a mask; `None` otherwise, or where none is set.
+fn knob_long_run(flags: &[bool]) -> Option<(Vec<usize>, Vec<bool>)> {
+    let n = flags.len();
+    let count = flags.iter().filter(|&&f| f).count();
+    let (start, len) = longest_cyclic_run(flags)?;
+    if len as f64 > KNOB_SHARE * n as f64 || (count - len) as f64 > KNOB_REST * n as f64 {
         return None;
     }
-    let m = cutting.len();
-    Some((0..m).map(|k| (k + m - start) % m < len).collect())
+    let run: Vec<usize> = (0..len).map(|t| (start + t) % n).collect();
+    let mut mask = vec![false; n];
+    for &k in &run {
+        mask[k] = true;
+    }
+    Some((run, mask))
 }
 
 /// Which of the deep rim points (`deep`, at distances `back` from the `placed` outline) a knob
@@ -88,13 +101,7 @@ pub(super) fn lost_knob(
     limits: NotchLimits,
 ) -> Option<(Vec<bool>, Vec<bool>)> {
     let far = limits.far();
-    let n = placed.len();
-    let (start, len) = longest_cyclic_run(deep_far)?;
-    let count = deep_far.iter().filter(|&&f| f).count();
-    if len as f64 > KNOB_SHARE * n as f64 || (count - len) as f64 > KNOB_REST * n as f64 {
-        return None;
-    }
-    let outline_mask: Vec<bool> = (0..n).map(|k| (k + n - start) % n < len).collect();
+    let (run, outline_mask) = knob_long_run(deep_far)?;
     let far_back = back.iter().filter(|&&d| d > far).count();
     let back_mask: Vec<bool> = deep
         .iter()
@@ -102,7 +109,7 @@ pub(super) fn lost_knob(
         .map(|(q, &d)| d > far && !contains(placed, *q))
         .collect();
     let bowl = masked(deep, &back_mask);
-    let run: Vec<P2> = (0..len).map(|t| placed[(start + t) % n]).collect();
+    let run: Vec<P2> = run.iter().map(|&k| placed[k]).collect();
     let rest = far_back - bowl.len();
     let meet = bowl
         .iter()

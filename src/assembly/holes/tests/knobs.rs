@@ -44,6 +44,26 @@ fn sealed_socket_notch(
     (frame, regions, outline, taken)
 }
 
+/// The piece of [`sealed_socket_notch`] (`below`, `bottom` as there) fitted to its notch: found
+/// as cut (the knob's sides, paired with what is left of the other side, lift it a little),
+/// with a knob excused (`why` it must be), the rest of the fit within half the tolerance.
+/// Returns the fit and its distance without the knob.
+fn fitted_as_cut_with_a_knob_excused(
+    below: Option<Vec<P2>>,
+    bottom: &[P2],
+    why: &str,
+) -> (Found, f64) {
+    let (frame, regions, outline, taken) = sealed_socket_notch(below, bottom);
+    let limits = notch_limits(40.0);
+    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
+    let back = found.pose * taken;
+    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
+    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
+    let elsewhere = found.excused.expect(why);
+    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
+    (found, elsewhere)
+}
+
 /// [`sealed_socket_notch`] with a small knob (10 px wide, 8 deep) on the edge piece's lower
 /// side, but no socket in the neighbour below: the front end sealed it. The knob cuts into
 /// that neighbour at about a tenth of the outline, over the 8 % allowed, in one run no longer
@@ -57,15 +77,8 @@ fn a_knob_into_a_sealed_socket_is_excused_where_the_rest_fits_closely() {
         P2::new(55.0, 48.0),
         P2::new(55.0, 40.0),
     ];
-    let (frame, regions, outline, taken) = sealed_socket_notch(None, &knob);
-    let limits = notch_limits(40.0);
-    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
-    // The knob's sides, paired with the sealed lips, lift it a little.
-    let back = found.pose * taken;
-    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
-    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
-    let elsewhere = found.excused.expect("the knob cuts into the sealed socket");
-    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
+    let (found, elsewhere) =
+        fitted_as_cut_with_a_knob_excused(None, &knob, "the knob cuts into the sealed socket");
     // The knob's points count at the cap: the fit reads looser than the rest of it.
     assert!(found.distance > elsewhere + 0.2, "{found:?}");
 }
@@ -87,14 +100,7 @@ fn a_knob_swallowed_by_the_pieces_own_sealed_socket_is_excused() {
             P2::new(65.0, 40.0),
         ],
     );
-    let (frame, regions, outline, taken) = sealed_socket_notch(Some(below), &[]);
-    let limits = notch_limits(40.0);
-    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
-    let back = found.pose * taken;
-    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
-    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
-    let elsewhere = found.excused.expect("the knob lies in the sealed socket");
-    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
+    fitted_as_cut_with_a_knob_excused(Some(below), &[], "the knob lies in the sealed socket");
 }
 
 /// Cutting into the cluster is excused for one run no longer than a knob (15 % of the
@@ -187,14 +193,7 @@ fn a_knob_lost_by_the_front_end_is_excused_where_the_rest_fits_closely() {
         P2::new(55.0, 30.0),
         P2::new(55.0, 40.0),
     ];
-    let (frame, regions, outline, taken) = sealed_socket_notch(Some(below), &lost);
-    let limits = notch_limits(40.0);
-    let found = fit_to_notch(&outline, None, &regions[0], &frame, limits).unwrap();
-    let back = found.pose * taken;
-    assert!(back.translation.vector.norm() < 2.5, "{back:?}");
-    assert!(back.rotation.angle().abs() < 0.03, "{back:?}");
-    let elsewhere = found.excused.expect("the knob was lost");
-    assert!(elsewhere < 0.5 * limits.tolerance, "{elsewhere}");
+    fitted_as_cut_with_a_knob_excused(Some(below), &lost, "the knob was lost");
 }
 
 /// A lost knob is excused where the outline's far points are one knob-long run and the rim's
