@@ -9,6 +9,7 @@ pub mod candidates;
 mod carried;
 mod closure;
 pub mod compare;
+mod cut_apart;
 pub mod edge_colour;
 pub mod geometry;
 pub mod grow;
@@ -83,6 +84,9 @@ pub struct AssemblyReport {
     /// Parts of the cluster held by one neighbour that were taken off and placed better by
     /// the holes step (see [`reexamine`]).
     pub parts_moved: usize,
+    /// Seams of a cluster apart cut because the holes step then placed more (see
+    /// [`cut_apart`]).
+    pub clusters_cut: usize,
     /// Seams found closed once the assembly was settled (see [`settle`]).
     pub seams_closed: usize,
     /// The piece set with its critical points revised (added or removed), when any were: the
@@ -136,7 +140,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
     let t2 = Instant::now();
     let mut growth = restarts::grow(&shapes, &table);
-    let parts_moved = fill_what_is_left(&shapes, &table, &mut growth);
+    let revised = fill_what_is_left(&shapes, &table, &mut growth);
     let seams_closed = settle::settle(&shapes, &table, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
@@ -166,7 +170,8 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64 / shaped.max(1) as f64,
         secondary_points: refined.as_ref().map_or(0, |r| r.1.added),
         false_corners_removed: refined.as_ref().map_or(0, |r| r.1.removed),
-        parts_moved,
+        parts_moved: revised.parts_moved,
+        clusters_cut: revised.clusters_cut,
         seams_closed,
         piece_set: refined.map(|r| r.0),
     }
@@ -178,12 +183,13 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
 /// shape until the cluster is settled, but settling also moves the pieces around a hole
 /// that fitted as grown. The outcome whose largest cluster holds more pieces is kept (the
 /// unsettled one on a tie), and while it still leaves something out, both steps run once
-/// more on it settled with what it filled. Returns how many parts the re-examination moved.
+/// more on it settled with what it filled. Returns what the re-examination and the cuts
+/// changed.
 fn fill_what_is_left(
     shapes: &shapes::Shapes,
     table: &matings::MatingTable,
     growth: &mut grow::Growth,
-) -> usize {
+) -> Revised {
     // The re-examination's trials refill the holes with most regions as they were.
     let fits = holes::FitCache::default();
     let moved = fill_and_settle(shapes, table, growth, &fits);
@@ -197,11 +203,20 @@ fn fill_and_settle(
     table: &matings::MatingTable,
     growth: &mut grow::Growth,
     fits: &holes::FitCache,
-) -> usize {
+) -> Revised {
     let grown = growth.clone();
     let fill = |g: &mut grow::Growth| {
         holes::fill_holes(shapes, &table.colours, g, fits);
-        reexamine::reexamine_single_holds(shapes, &table.colours, g, fits)
+        let mut parts_moved = reexamine::reexamine_single_holds(shapes, &table.colours, g, fits);
+        let clusters_cut = cut_apart::cut_clusters_apart(shapes, &table.colours, g, fits);
+        // A block cut off and placed may leave a part of the largest cluster to move.
+        if clusters_cut > 0 {
+            parts_moved += reexamine::reexamine_single_holds(shapes, &table.colours, g, fits);
+        }
+        Revised {
+            parts_moved,
+            clusters_cut,
+        }
     };
     let moved = fill(growth);
     let largest = |g: &grow::Growth| {
@@ -238,9 +253,20 @@ fn fill_and_settle(
     let moved_again = fill(&mut again);
     if largest(&again).is_some_and(|(_, s)| s > size) {
         *growth = again;
-        return moved + moved_again;
+        return Revised {
+            parts_moved: moved.parts_moved + moved_again.parts_moved,
+            clusters_cut: moved.clusters_cut + moved_again.clusters_cut,
+        };
     }
     moved
+}
+
+/// What the re-examination (see [`reexamine`]) and the cuts of clusters apart (see
+/// [`cut_apart`]) changed.
+#[derive(Clone, Copy, Debug, Default)]
+struct Revised {
+    parts_moved: usize,
+    clusters_cut: usize,
 }
 
 /// Feature candidates and the mating table of `shapes`, matched afresh (after their outlines

@@ -171,3 +171,38 @@ fn a_piece_beyond_the_rectangle_of_the_rest_sticks_out() {
     let (shapes, g, part) = grid_with_part(&[], (3.0, -1.0));
     assert!(outside_the_rest(&shapes, &g, 0, &[part]));
 }
+
+#[test]
+fn a_part_landed_apart_only_if_it_all_joined_a_cluster_that_was_there() {
+    // 0–1–2–3 in cluster 0, and a cluster 1 apart of pieces 4 and 5 (unmated, it does not
+    // matter here).
+    let (_, mut g) = chain(6);
+    for i in [4, 5] {
+        g.placed[i].as_mut().unwrap().cluster = 1;
+    }
+    g.clusters = 2;
+    let moved = |moves: &[(usize, Option<u32>)]| {
+        let mut trial = g.clone();
+        for &(i, cluster) in moves {
+            match cluster {
+                Some(c) => trial.placed[i].as_mut().unwrap().cluster = c,
+                None => trial.placed[i] = None,
+            }
+        }
+        trial
+    };
+    let trial = moved(&[(3, Some(1))]);
+    assert_eq!(landed_apart(&g, &trial, 0, &[3]), Some(1));
+    let trial = moved(&[(2, Some(1)), (3, Some(1))]);
+    assert_eq!(landed_apart(&g, &trial, 0, &[2, 3]), Some(1));
+    // Split between the cluster apart and a new one, left out, or back in the largest.
+    let trial = moved(&[(2, Some(2)), (3, Some(1))]);
+    assert_eq!(landed_apart(&g, &trial, 0, &[2, 3]), None);
+    assert_eq!(landed_apart(&g, &moved(&[(3, None)]), 0, &[3]), None);
+    assert_eq!(
+        landed_apart(&g, &moved(&[(3, Some(2))]), 0, &[3]),
+        None,
+        "a new cluster"
+    );
+    assert_eq!(landed_apart(&g, &g, 0, &[3]), None);
+}

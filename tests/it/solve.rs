@@ -1232,6 +1232,37 @@ fn a_piece_held_all_round_but_for_a_gap_fits_its_place_not_a_turned_one() {
     photo_solved_completely(Kind::Irregular, 100, 68);
 }
 
+/// Irregular 100 photos seed 86: growth left a cluster of eleven pieces apart, two true
+/// blocks (seven pieces of the bottom left corner, four of the top right) joined by one wrong
+/// seam of Δ 77 where the cluster's others lie at 4–37; the two together fit no region of the
+/// largest cluster (95.26 %). Cut at that seam (`assembly::cut_apart`), each block fits its
+/// own corner.
+#[test]
+fn a_cluster_apart_of_two_blocks_joined_by_one_seam_is_cut_and_each_fitted() {
+    let (report, s) = photo_solved_completely(Kind::Irregular, 100, 86);
+    assert!(report.clusters_cut >= 1, "{}", s.summary());
+}
+
+/// Irregular 100 photos seed 67: an L of ten pieces along the bottom left grew apart while
+/// three pieces of its row (truth 83–85) were placed off in the largest cluster, where the L
+/// belongs (90.79 %). Taken off alone, each fitted its place in the L, but the L, the others
+/// still in its way, fitted nowhere; taken off together (`reexamine::gathered_parts`), the L
+/// takes all three and then its place.
+#[test]
+fn parts_that_each_fit_the_cluster_apart_are_taken_off_together() {
+    solves_with_parts_moved(Kind::Irregular, 100, 67, 1);
+}
+
+/// Irregular 100 photos seed 88: corner piece 93 (truth 10) has one shaped side, running along
+/// two neighbours, its others straight. Its fits to part of its corner's region matched at
+/// 0.21 of the tolerance, but read by chainlet its seams gave one colour reading, and two
+/// were needed: it was left out (99.12 %). A fit to part of a region that close may be judged
+/// by one seam across which the picture runs on (`holes::accept::enough_seams`).
+#[test]
+fn a_piece_with_one_shaped_side_fits_part_of_its_region_by_one_seam() {
+    photo_solved_completely(Kind::Irregular, 100, 88);
+}
+
 /// Irregular 100 scans seed 36: border piece 6 was left out of its notch on the top edge
 /// (98.68 %), where the puzzle's edge bows in and the hull's chord runs far above the piece's
 /// top side. The middle of that side lay deeper in the hull than it lay from the rim, so it

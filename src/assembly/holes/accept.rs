@@ -3,6 +3,7 @@
 //! must run on across its seams. Shape alone cannot tell a look-alike from another puzzle,
 //! so distance and colour are weighed together.
 
+use super::colour::SeamReading;
 use super::region_fits::Fit;
 use super::Round;
 
@@ -66,6 +67,18 @@ pub(super) const PARTIAL_TOLERANCE: f64 = 0.5;
 /// it is for lies at 0.53 (colour 0.85, seed 90, the last piece left).
 const LOOSER_PART_TOLERANCE: f64 = 0.75;
 const LOOSER_PART_COLOUR: f64 = 1.0;
+/// Seams read for a fit to be judged by its colours, at least (but see [`enough_seams`]).
+const MIN_SEAMS: usize = 2;
+/// A fit to part of a region within this fraction of its tolerance may be judged by one seam
+/// (see [`enough_seams`]): a piece whose one shaped chainlet lies along two neighbours, its
+/// other sides straight, reads one seam by chainlet (irregular 100 photos seed 88: a corner
+/// piece at 0.21 of the tolerance, its one seam 1.07; irregular 20 photos seed 9 with three
+/// missing pieces: a bottom piece beside a missing one at 0.29). The true partial fits of
+/// the sweep lie at 0.32–0.41 of it, the wrong ones measured at 0.60 and 0.78 (see
+/// [`PARTIAL_TOLERANCE`]), and one at 0.26 (colour 0.99) whose piece fitted its true place
+/// whole: so a fit judged by one seam must also be its piece's only place (see
+/// `fill_round`).
+const ONE_SEAM_PART_FIT: f64 = 0.3;
 /// Whether `fit`, where it excuses a knob the front end damaged (cutting into a sealed socket,
 /// swallowed by one, or lost; see `fit_to_notch`), fits within [`TIGHT_FIT`] of its tolerance
 /// with the knob left out: the excuse lets a piece through where its outline and the rim
@@ -112,6 +125,23 @@ pub(super) fn max_colour(fit: &Fit) -> f64 {
 /// [`ONE_SEAM_RUNS_ON`]).
 pub(super) fn one_seam_runs_on(fit: &Fit, best: f64) -> bool {
     fit.partial || fit.distance <= TIGHT_FIT * fit.tolerance || best <= ONE_SEAM_RUNS_ON
+}
+
+/// Whether `reading` (see [`super::colour::seam_colour`]) read seams enough for `fit`: two at least (a
+/// region is bounded by two neighbours at least, and a seam along one chainlet alone is too
+/// little to tell a piece from a look-alike sitting in a dent of the puzzle's edge), or one
+/// for a fit to part of a region within [`ONE_SEAM_PART_FIT`] of the tolerance across which
+/// the picture runs on as across a typical true seam ([`ONE_SEAM_RUNS_ON`]).
+pub(super) fn enough_seams(fit: &Fit, reading: &SeamReading) -> bool {
+    reading.seams >= MIN_SEAMS
+        || (fit.partial
+            && fit.distance <= ONE_SEAM_PART_FIT * fit.tolerance
+            && reading.best <= ONE_SEAM_RUNS_ON)
+}
+
+/// Whether `fit` was judged by fewer seams than two (see [`enough_seams`]).
+pub(super) fn one_seam(fit: &Fit) -> bool {
+    fit.seams < MIN_SEAMS
 }
 
 /// The distance up to which `fit`, alone where it is, is accepted in `round`: its tolerance,

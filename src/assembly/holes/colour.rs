@@ -13,8 +13,6 @@ const FACING_FRACTION: f64 = 0.04;
 /// Samples of a chainlet (of [`crate::assembly::shapes::SAMPLES`]) that must face its
 /// neighbour's for the colours across the seam to count.
 const MIN_FACING_SAMPLES: usize = 12;
-/// Chainlets whose colours across their seams are read, at least.
-const MIN_SEAMS: usize = 2;
 /// With this many seams read or more, the worst is left out of the median.
 const DROP_WORST_FROM: usize = 4;
 
@@ -44,13 +42,16 @@ pub(super) struct SeamReading {
     /// The best seam's: whether the picture runs on across one seam at least as across a
     /// typical true one (a look-alike of another puzzle may read middling everywhere).
     pub best: f64,
+    /// How many seams were read: too few tell a piece from a look-alike only with more
+    /// evidence (see `accept::enough_seams`).
+    pub seams: usize,
 }
 
 /// How well the picture runs on across the seams of the pieces `members` (each placed at
 /// its pose) with the placed pieces of `cluster`: the colour factor of each seam, read as
 /// `seams` says (see [`SeamColours::factor_facing`]), the median over them but the worst
-/// (see [`DROP_WORST_FROM`]), and the best; `None` where the pictures carry no colour or
-/// fewer than [`MIN_SEAMS`] seams are read.
+/// (see [`DROP_WORST_FROM`]), and the best; `None` where the pictures carry no colour or no
+/// seam is read.
 pub(super) fn seam_colour(
     shapes: &Shapes,
     colours: &SeamColours,
@@ -65,12 +66,11 @@ pub(super) fn seam_colour(
     let mut factors: Vec<f64> = members
         .flat_map(|(i, pose)| seam_factors(shapes, colours, g, cluster, (i, &pose), seams))
         .collect();
-    // A region is bounded by two neighbours at least; a seam along one chainlet alone is too
-    // little to tell a piece from a look-alike sitting in a dent of the puzzle's edge.
-    if factors.len() < MIN_SEAMS {
+    if factors.is_empty() {
         return None;
     }
     factors.sort_by(f64::total_cmp);
+    let seams = factors.len();
     let best = factors[0];
     // One seam may read the wrong colours where the neighbour's outline is damaged (the
     // front end partly filled its knob hole, and the profile samples off the seam): of four
@@ -82,6 +82,7 @@ pub(super) fn seam_colour(
     Some(SeamReading {
         factor: 0.5 * (factors[(n - 1) / 2] + factors[n / 2]),
         best,
+        seams,
     })
 }
 

@@ -34,7 +34,8 @@ use super::grow::{Growth, Placed};
 use super::merge::move_cluster;
 use super::shapes::Shapes;
 use accept::{
-    bar, look_alike_rivals, max_colour, one_seam_runs_on, tight_beside_an_excused_knob, AMBIGUITY,
+    bar, enough_seams, look_alike_rivals, max_colour, one_seam, one_seam_runs_on,
+    tight_beside_an_excused_knob, AMBIGUITY,
 };
 use cache::region_key;
 pub(crate) use cache::FitCache;
@@ -217,13 +218,15 @@ fn fill_round(
                     } else {
                         Seams::Stretches
                     };
-                    let reading = seam_colour(shapes, colours, g, cluster, members, seams)?;
+                    let reading = seam_colour(shapes, colours, g, cluster, members, seams)
+                        .filter(|r| enough_seams(&f, r))?;
                     let runs_on =
                         reading.factor <= max_colour(&f) && one_seam_runs_on(&f, reading.best);
                     Some((
                         runs_on,
                         Fit {
                             colour: reading.factor,
+                            seams: reading.seams,
                             ..f
                         },
                     ))
@@ -261,12 +264,17 @@ fn fill_round(
         // A whole fit holds a piece all round, a fit to part of a region by two sides: a
         // piece that fits a region whole is not held back by places it fits partly
         // (irregular 100 photos seed 15: 1.62 px whole against 1.94 px partly elsewhere).
+        // A fit judged by one seam (see `enough_seams`) must be the item's only place: where
+        // it also fits elsewhere, the other fit has the better evidence (irregular 100 photos
+        // seed 15 with three missing and three extraneous pieces: a piece fitted part of a
+        // wrong region at 0.26 of the tolerance by one seam, its true place a whole fit at
+        // 0.42).
         let alone_there = per_region
             .iter()
             .flat_map(|(fits, _)| fits)
             .filter(|f| f.item == best.item && !same_place(f.centre, best.centre))
             .filter(|f| best.partial || !f.partial)
-            .all(clear);
+            .all(|f| !one_seam(best) && clear(f));
         if best.distance <= bar(best, round) && alone_here && alone_there {
             fits.push(*best);
         }

@@ -93,6 +93,8 @@ pub(super) struct Fit {
     pub tolerance: f64,
     /// How well the picture runs on across its seams (see [`seam_colour`]).
     pub colour: f64,
+    /// How many seams that colour was read from (0 before it is read).
+    pub seams: usize,
 }
 
 /// Every item that fits `hole` at all, best first; a region a few pieces wide gives each
@@ -119,6 +121,7 @@ pub(super) fn region_fits(
             excused: f.excused,
             tolerance: limits.tolerance,
             colour: f64::MAX,
+            seams: 0,
         };
         let whole = |(pose, distance): (Isometry2<f64>, f64)| Found {
             pose,

@@ -154,6 +154,7 @@ fn fit_of(partial: bool, distance: f64, colour: f64) -> Fit {
         excused: None,
         tolerance: 4.0,
         colour,
+        seams: 2,
     }
 }
 
