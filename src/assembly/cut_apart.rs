@@ -14,8 +14,8 @@
 
 use super::edge_colour::SeamColours;
 use super::grow::Growth;
-use super::holes::{cluster_sizes, fill_holes, largest_cluster, FitCache};
-use super::reexamine::take_off;
+use super::holes::{fill_holes, largest_cluster, FitCache};
+use super::reexamine::{better, members, take_off};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -44,7 +44,7 @@ pub(super) fn cut_clusters_apart(
         let Some(largest) = largest_cluster(g) else {
             break;
         };
-        let before = cluster_sizes(g)[largest as usize];
+        let before = members(g, largest);
         let mut cuts: Vec<Bridge> = (0..g.clusters)
             .filter(|&c| c != largest)
             .flat_map(|c| bridges(shapes, g, c))
@@ -57,9 +57,7 @@ pub(super) fn cut_clusters_apart(
                 let mut trial = g.clone();
                 take_off(shapes, &mut trial, &cut.side);
                 fill_holes(shapes, colours, &mut trial, fits);
-                largest_cluster(&trial)
-                    .is_some_and(|c| cluster_sizes(&trial)[c as usize] > before)
-                    .then_some(trial)
+                better(shapes, g, &trial, &before, &cut.side, false).then_some(trial)
             })
             .collect::<Vec<_>>()
             .into_iter()
@@ -88,19 +86,17 @@ struct Bridge {
 /// The bridges of `cluster` if it has [`MIN_PIECES`] or more: pairs of mated neighbours that
 /// nothing else joins, each with the pieces on its smaller side.
 fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> {
-    let members: Vec<usize> = (0..g.placed.len())
-        .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
-        .collect();
-    if members.len() < MIN_PIECES {
+    let pieces = members(g, cluster);
+    if pieces.len() < MIN_PIECES {
         return Vec::new();
     }
     // Every seam between two members, once: (piece, piece, Δ).
     let mut seams: Vec<(usize, usize, f64)> = Vec::new();
-    for &i in &members {
+    for &i in &pieces {
         for &c in &shapes.pieces[i].chainlets {
             if let Some((o, delta)) = g.mate_of[c] {
                 let j = shapes.chainlets[o].piece;
-                if i < j && members.contains(&j) {
+                if i < j && pieces.contains(&j) {
                     seams.push((i, j, delta));
                 }
             }
@@ -116,7 +112,7 @@ fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> {
             if reached.contains(&v) {
                 return None;
             }
-            let other: Vec<usize> = members
+            let other: Vec<usize> = pieces
                 .iter()
                 .copied()
                 .filter(|i| !reached.contains(i))

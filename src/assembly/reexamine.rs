@@ -286,7 +286,7 @@ fn outside_the_rest(shapes: &Shapes, g: &Growth, cluster: u32, part: &[usize]) -
 }
 
 /// The pieces of `cluster`.
-fn members(g: &Growth, cluster: u32) -> Vec<usize> {
+pub(super) fn members(g: &Growth, cluster: u32) -> Vec<usize> {
     (0..g.placed.len())
         .filter(|&i| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster))
         .collect()
@@ -298,7 +298,7 @@ fn members(g: &Growth, cluster: u32) -> Vec<usize> {
 /// not moved for another place alone: a fit to part of a notch, held by two sides, is no
 /// stronger than the mating that held it (irregular 100 photos seed 21: a true piece moved
 /// 212 px so).
-fn better(
+pub(super) fn better(
     shapes: &Shapes,
     g: &Growth,
     trial: &Growth,
