@@ -138,14 +138,21 @@ pub(super) fn region_fits(
                 };
                 found.into_iter().collect()
             } else if holds_a_run(hole, item.area, most) {
-                fit_partial(&item.outline, hole, frame, limits, shapes.median_size)
-                    .into_iter()
-                    .take(PARTIAL_PLACES)
-                    .map(|f| Found {
-                        partial: true,
-                        ..whole(f)
-                    })
-                    .collect()
+                fit_partial(
+                    &item.outline,
+                    item.border.as_ref(),
+                    hole,
+                    frame,
+                    limits,
+                    shapes.median_size,
+                )
+                .into_iter()
+                .take(PARTIAL_PLACES)
+                .map(|f| Found {
+                    partial: true,
+                    ..whole(f)
+                })
+                .collect()
             } else {
                 Vec::new()
             }

@@ -34,7 +34,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
     let plain = piece(8, &cell(40.0, 0.0), taken).outline;
     let (frame, notch) = the_notch_of_a_run(&shapes, &g, 1600.0 + 400.0);
     let bar = fitted_home_to_part(&knobbed, &notch, &frame, taken);
-    let squares = fit_partial(&plain, &notch, &frame, notch_limits(40.0), 40.0);
+    let squares = fit_partial(&plain, None, &notch, &frame, notch_limits(40.0), 40.0);
     assert!(squares.iter().all(|&(_, d)| d > bar), "{squares:?}");
 }
 
@@ -115,7 +115,7 @@ fn the_piece_at_the_dead_end_of_a_run_left_out_is_fitted_though_its_open_side_is
     let bar = fitted_home_to_part(&knobbed, &notch, &frame, taken);
     // A plain square leaves the two knob holes empty: it fits the notch's other end, by the
     // puzzle's edge, but not the dead end.
-    let squares = fit_partial(&plain, &notch, &frame, notch_limits(40.0), 40.0);
+    let squares = fit_partial(&plain, None, &notch, &frame, notch_limits(40.0), 40.0);
     let middle = taken * P2::new(60.0, 60.0);
     assert!(
         squares
@@ -197,7 +197,7 @@ fn the_notch_of_a_run(shapes: &Shapes, g: &Growth, area: f64) -> (Frame, Hole) {
 fn fitted_home_to_part(outline: &[P2], notch: &Hole, frame: &Frame, taken: Isometry2<f64>) -> f64 {
     let limits = notch_limits(40.0);
     let bar = PARTIAL_TOLERANCE * limits.tolerance;
-    let places = fit_partial(outline, notch, frame, limits, 40.0);
+    let places = fit_partial(outline, None, notch, frame, limits, 40.0);
     let &(pose, d) = places.first().expect("a fit to part of the notch");
     assert!(d < bar, "{d}");
     let back = pose * taken;
