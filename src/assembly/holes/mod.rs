@@ -269,12 +269,16 @@ fn fill_round(
         // seed 15 with three missing and three extraneous pieces: a piece fitted part of a
         // wrong region at 0.26 of the tolerance by one seam, its true place a whole fit at
         // 0.42).
-        let alone_there = per_region
+        let mut elsewhere = per_region
             .iter()
             .flat_map(|(fits, _)| fits)
             .filter(|f| f.item == best.item && !same_place(f.centre, best.centre))
-            .filter(|f| best.partial || !f.partial)
-            .all(|f| !one_seam(best) && clear(f));
+            .filter(|f| best.partial || !f.partial);
+        let alone_there = if one_seam(best) {
+            elsewhere.next().is_none()
+        } else {
+            elsewhere.all(clear)
+        };
         if best.distance <= bar(best, round) && alone_here && alone_there {
             fits.push(*best);
         }
