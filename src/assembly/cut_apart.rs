@@ -14,8 +14,8 @@
 
 use super::edge_colour::SeamColours;
 use super::grow::Growth;
-use super::holes::{fill_holes, largest_cluster, FitCache};
-use super::reexamine::{better, members, take_off};
+use super::holes::{largest_cluster, FitCache};
+use super::reexamine::{better, keep_passes, members, refilled_without};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -35,15 +35,8 @@ pub(super) fn cut_clusters_apart(
     g: &mut Growth,
     fits: &FitCache,
 ) -> usize {
-    // Without colour the holes step places nothing: no block cut off would be placed.
-    if !colours.knows_colours() {
-        return 0;
-    }
-    let mut kept = 0;
-    for _ in 0..MAX_PASSES {
-        let Some(largest) = largest_cluster(g) else {
-            break;
-        };
+    keep_passes(colours, g, MAX_PASSES, |g| {
+        let largest = largest_cluster(g)?;
         let before = members(g, largest);
         let mut cuts: Vec<Bridge> = (0..g.clusters)
             .filter(|&c| c != largest)
@@ -51,27 +44,16 @@ pub(super) fn cut_clusters_apart(
             .collect();
         cuts.sort_by(|a, b| b.delta.total_cmp(&a.delta));
         cuts.truncate(MAX_CUTS);
-        let kept_trial = cuts
-            .par_iter()
+        cuts.par_iter()
             .map(|cut| {
-                let mut trial = g.clone();
-                take_off(shapes, &mut trial, &cut.side);
-                fill_holes(shapes, colours, &mut trial, fits);
+                let trial = refilled_without(shapes, colours, g, fits, [cut.side.as_slice()]);
                 better(shapes, g, &trial, &before, &cut.side, false).then_some(trial)
             })
             .collect::<Vec<_>>()
             .into_iter()
             .flatten()
-            .next();
-        match kept_trial {
-            Some(trial) => {
-                *g = trial;
-                kept += 1;
-            }
-            None => break,
-        }
-    }
-    kept
+            .next()
+    })
 }
 
 /// A seam that alone holds a cluster together.
@@ -163,6 +145,7 @@ mod tests {
     use super::*;
     use crate::assembly::geometry::Pose;
     use crate::assembly::grow::Placed;
+    use crate::assembly::reexamine::take_off;
 
     /// `pieces` in cluster 1 (cluster 0 empty), mated along `seams`
     /// (piece, chainlet index, piece, chainlet index, Δ), three chainlets to a piece.
@@ -195,6 +178,13 @@ mod tests {
         (shapes, g)
     }
 
+    /// The bridges of cluster 1, poorest seam first, as the cuts are tried.
+    fn poorest_first(shapes: &Shapes, g: &Growth) -> Vec<Bridge> {
+        let mut b = bridges(shapes, g, 1);
+        b.sort_by(|x, y| y.delta.total_cmp(&x.delta));
+        b
+    }
+
     #[test]
     fn a_cycle_has_no_bridge_and_a_tail_hangs_on_one() {
         // A triangle 0-1-2 and a tail 2-3-4.
@@ -208,8 +198,7 @@ mod tests {
                 (3, 1, 4, 0, 6.0),
             ],
         );
-        let mut b = bridges(&shapes, &g, 1);
-        b.sort_by(|x, y| y.delta.total_cmp(&x.delta));
+        let b = poorest_first(&shapes, &g);
         let expected = [(vec![3, 4], 7.0), (vec![4], 6.0)];
         let found: Vec<(Vec<usize>, f64)> = b.into_iter().map(|b| (b.side, b.delta)).collect();
         assert_eq!(
@@ -229,8 +218,7 @@ mod tests {
                 (3, 1, 4, 0, 2.0),
             ],
         );
-        let mut b = bridges(&shapes, &g, 1);
-        b.sort_by(|x, y| y.delta.total_cmp(&x.delta));
+        let b = poorest_first(&shapes, &g);
         assert_eq!(b.len(), 4, "every seam of a chain is a bridge");
         assert_eq!(
             b[0].side,

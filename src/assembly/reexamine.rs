@@ -55,15 +55,8 @@ pub(super) fn reexamine_single_holds(
     g: &mut Growth,
     fits: &FitCache,
 ) -> usize {
-    // Without colour the holes step places nothing: no part taken off would come back.
-    if !colours.knows_colours() {
-        return 0;
-    }
-    let mut kept = 0;
-    for _ in 0..MAX_PASSES {
-        let Some(cluster) = largest_cluster(g) else {
-            break;
-        };
+    keep_passes(colours, g, MAX_PASSES, |g| {
+        let cluster = largest_cluster(g)?;
         // With nothing left out, a part taken off could only come back, or, if it stuck out
         // of the puzzle, go to an empty place of its own shape (irregular 100 photos seed 15).
         let left_out = anything_left_out(shapes, g, cluster);
@@ -91,14 +84,12 @@ pub(super) fn reexamine_single_holds(
             .take(MAX_TRIALS)
             .collect();
         if parts.is_empty() {
-            break;
+            return None;
         }
         let (trials, landed): (Vec<Option<Growth>>, Vec<Option<u32>>) = parts
             .par_iter()
             .map(|(held, outside)| {
-                let mut trial = g.clone();
-                take_off(shapes, &mut trial, &held.part);
-                fill_holes(shapes, colours, &mut trial, fits);
+                let trial = refilled_without(shapes, colours, g, fits, [held.part.as_slice()]);
                 let landed = landed_apart(g, &trial, cluster, &held.part);
                 let kept = better(shapes, g, &trial, &before, &held.part, *outside);
                 (kept.then_some(trial), landed)
@@ -107,21 +98,54 @@ pub(super) fn reexamine_single_holds(
         // The first change that places more is kept, and every part tried again: the change
         // may have moved what lies around them (the hull, a neighbour). That costs little,
         // most fits are remembered (see `FitCache`).
-        let kept_trial = trials
+        trials
             .into_iter()
             .flatten()
             .next()
             .or_else(|| gathered_parts(shapes, colours, g, fits, &parts, &landed, &before))
-            .or_else(|| swapped_parts(shapes, colours, g, fits, &parts, &before));
-        match kept_trial {
-            Some(trial) => {
-                *g = trial;
-                kept += 1;
-            }
-            None => break,
-        }
+            .or_else(|| swapped_parts(shapes, colours, g, fits, &parts, &before))
+    })
+}
+
+/// Up to `passes` passes of `pass`, each keeping the trial it returns (every step here
+/// replaces the growth by the first trial that places more and looks again: a kept change
+/// may free the next), until a pass returns none; how many were kept. Without colour the
+/// holes step places nothing, so no trial could place more and none is run.
+pub(super) fn keep_passes(
+    colours: &SeamColours,
+    g: &mut Growth,
+    passes: usize,
+    mut pass: impl FnMut(&Growth) -> Option<Growth>,
+) -> usize {
+    if !colours.knows_colours() {
+        return 0;
+    }
+    let mut kept = 0;
+    for _ in 0..passes {
+        let Some(trial) = pass(g) else {
+            break;
+        };
+        *g = trial;
+        kept += 1;
     }
     kept
+}
+
+/// `g` with each of `parts` taken off (see [`take_off`]) and the holes refilled: the trial
+/// each step here judges with [`better`].
+pub(super) fn refilled_without<'a>(
+    shapes: &Shapes,
+    colours: &SeamColours,
+    g: &Growth,
+    fits: &FitCache,
+    parts: impl IntoIterator<Item = &'a [usize]>,
+) -> Growth {
+    let mut trial = g.clone();
+    for part in parts {
+        take_off(shapes, &mut trial, part);
+    }
+    fill_holes(shapes, colours, &mut trial, fits);
+    trial
 }
 
 /// The cluster other than `largest` (one `g` already had) that all of `part` joined in
@@ -169,11 +193,8 @@ fn gathered_parts(
         if gathered.len() < 2 {
             return None;
         }
-        let mut trial = g.clone();
-        for held in &gathered {
-            take_off(shapes, &mut trial, &held.part);
-        }
-        fill_holes(shapes, colours, &mut trial, fits);
+        let parts = gathered.iter().map(|h| h.part.as_slice());
+        let trial = refilled_without(shapes, colours, g, fits, parts);
         let all: Vec<usize> = gathered.iter().flat_map(|h| h.part.clone()).collect();
         better(shapes, g, &trial, before, &all, false).then_some(trial)
     })
@@ -198,11 +219,7 @@ fn swapped_parts(
     if groups.is_empty() {
         return None;
     }
-    let mut trial = g.clone();
-    for group in &groups {
-        take_off(shapes, &mut trial, group);
-    }
-    fill_holes(shapes, colours, &mut trial, fits);
+    let trial = refilled_without(shapes, colours, g, fits, groups.iter().map(Vec::as_slice));
     let all: Vec<usize> = groups.concat();
     better(shapes, g, &trial, before, &all, true).then_some(trial)
 }
