@@ -679,19 +679,38 @@ fn a_corner_pair_whose_edge_bows_in_fits_part_of_its_region() {
     photo_with_3_missing_3_extraneous_solved_completely(20, 8);
 }
 
+/// Irregular 100 photos seed 10 with 3 pieces missing and 3 extraneous: a piece (truth 82)
+/// meets missing piece 72's hole along a 47 px seam, its place one region with that hole. At
+/// its true pose it meets the rim all round but for the seam, yet its fit to part of the
+/// region was refused: past the open side the rim of 72's hole runs on behind the neighbours
+/// either side of the seam, within the claim's reach of the piece's outline, 18 of 164
+/// claimed rim points 8–42 px off (98.1 %, the piece left out). Rim with placed pieces
+/// between it and the outline is not claimed (`holes::partial`): every real piece placed.
+#[test]
+fn a_piece_beside_a_narrow_missing_hole_claims_no_rim_behind_its_neighbours() {
+    photo_with_3_missing_3_extraneous_solved_completely(100, 10);
+}
+
 /// Asserts an irregular photographed puzzle of `pieces` with three pieces missing and three
-/// extraneous comes out as one cluster with every real piece placed, each rightly, and no
-/// extraneous one used.
+/// extraneous comes out with every real piece placed rightly, all in one frame (direct
+/// accuracy is measured against one placement of the whole), and no extraneous one used:
+/// extraneous pieces that mate one another may stand apart as a cluster of their own, as
+/// the puzzle they came from would.
 fn photo_with_3_missing_3_extraneous_solved_completely(pieces: usize, seed: u64) {
     let mut p = Params::new(Kind::Irregular, pieces, seed);
     p.style = jigsaw::synth::Style::Photo;
     p.missing = 3;
     p.extra = 3;
     let (report, s) = solved(p);
-    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert!(
+        report.assembly.clusters <= 1 + s.extraneous_apart.len(),
+        "{}",
+        s.summary()
+    );
     assert_eq!(s.pieces_placed, pieces - 3, "{}", s.summary());
     assert!(s.extraneous_used.is_empty(), "{}", s.summary());
     assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    assert_eq!(s.direct_accuracy, 1.0, "{}", s.summary());
 }
 
 /// Irregular 100 photos seed 11: late in the growth two corner pieces, held by one mating,

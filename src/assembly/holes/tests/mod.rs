@@ -7,7 +7,7 @@ use super::fit::{
     ICP_ITERATIONS,
 };
 use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
-use super::partial::fit_partial;
+use super::partial::{across_pieces, fit_partial};
 use super::region_fits::{fits_area, holds_a_run, run_area};
 use super::*;
 use crate::assembly::shapes::PieceShape;

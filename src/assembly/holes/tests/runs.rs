@@ -250,3 +250,28 @@ fn a_piece_held_all_round_but_for_a_narrow_gap_fits_part_of_the_region() {
     let (frame, notch) = the_notch_of_a_run(&shapes, &g, 1600.0 + 2.0 * 400.0);
     fitted_home_to_part(&knobbed, &notch, &frame, taken);
 }
+
+/// A rim point is the piece's to claim only where nothing placed lies between it and the
+/// outline: the segment across a 40 px cell is covered along its whole width, the one that
+/// clips a cell's corner for about 14 px only under a larger limit, one beside the cells
+/// not at all.
+#[test]
+fn rim_behind_a_placed_piece_is_told_by_the_pieces_across_the_segment() {
+    let (shapes, g) = cluster_of(&[(0, 0), (1, 0), (2, 0)], |_| None);
+    let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+    let p = |x: f64, y: f64| P2::new(x, y);
+    assert!(across_pieces(&frame, &p(60.0, -20.0), &p(60.0, 60.0), 8.0));
+    assert!(across_pieces(&frame, &p(-10.0, 20.0), &p(20.0, -10.0), 8.0));
+    assert!(!across_pieces(
+        &frame,
+        &p(-10.0, 20.0),
+        &p(20.0, -10.0),
+        20.0
+    ));
+    assert!(!across_pieces(
+        &frame,
+        &p(0.0, -20.0),
+        &p(120.0, -20.0),
+        0.0
+    ));
+}
