@@ -206,3 +206,18 @@ fn a_part_landed_apart_only_if_it_all_joined_a_cluster_that_was_there() {
     );
     assert_eq!(landed_apart(&g, &g, 0, &[3]), None);
 }
+
+/// A piece moved from beside the puzzle's edge into the hole its neighbours close all round
+/// is held all round there, and was not before; moved back out, it is not moved to be held.
+#[test]
+fn a_piece_moved_into_a_hole_closed_all_round_is_held_there() {
+    let (shapes, g, part) = grid_with_part(&[(1.0, 1.0)], (3.0, 1.0));
+    let (_, trial, moved) = grid_with_part(&[(1.0, 1.0)], (1.0, 1.0));
+    assert_eq!(part, moved);
+    let before = held_share(&shapes, &g, part);
+    let after = held_share(&shapes, &trial, part);
+    assert!(before > 0.2 && before < 0.3, "{before}");
+    assert!(after > 0.95, "{after}");
+    assert!(moved_to_be_held_all_round(&shapes, &g, &trial, part, 0));
+    assert!(!moved_to_be_held_all_round(&shapes, &trial, &g, part, 0));
+}

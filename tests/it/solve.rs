@@ -691,6 +691,26 @@ fn a_piece_beside_a_narrow_missing_hole_claims_no_rim_behind_its_neighbours() {
     photo_with_3_missing_3_extraneous_solved_completely(100, 10);
 }
 
+/// Irregular 100 photos seed 18 with 3 pieces missing and 3 extraneous: growth placed piece
+/// 72 on one mating in the place of bottom piece 97, beside missing piece 87's hole, 600 px
+/// from its own hole. Taken off, it fits its own hole, closed all round (0.43 of the
+/// tolerance), but that placed no more, and the trial was dropped (96.68 %). A single piece
+/// moved to where its neighbours hold it all round is kept (`assembly::reexamine`): every
+/// placed piece right. Piece 97 is still left out (its fit to part of its region strays at 7
+/// of 73 points, a 13 px bump; docs/solve.md, Known limits).
+#[test]
+fn a_piece_held_by_one_mating_moves_to_the_hole_that_holds_it_all_round() {
+    let mut p = Params::new(Kind::Irregular, 100, 18);
+    p.style = jigsaw::synth::Style::Photo;
+    p.missing = 3;
+    p.extra = 3;
+    let (_, s) = solved(p);
+    assert!(s.pieces_placed >= 96, "{}", s.summary());
+    assert!(s.extraneous_used.is_empty(), "{}", s.summary());
+    assert_eq!(s.direct_correct, s.pieces_placed, "{}", s.summary());
+    assert!(s.neighbour_accuracy >= 0.99, "{}", s.summary());
+}
+
 /// Asserts an irregular photographed puzzle of `pieces` with three pieces missing and three
 /// extraneous comes out with every real piece placed rightly, all in one frame (direct
 /// accuracy is measured against one placement of the whole), and no extraneous one used:
