@@ -48,45 +48,20 @@ impl Held {
 /// The contacts of every placed piece held by no seam to a piece of its cluster, at the poses
 /// the pieces have now.
 pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
-    let reach = CONTACT * shapes.median_size;
-    let near = NEIGHBOURHOOD * shapes.median_size;
     let mut held = Vec::new();
-    for (m, p) in g.placed.iter().enumerate() {
-        let Some(p) = p else { continue };
-        if has_seam(shapes, g, m) {
+    for m in 0..g.placed.len() {
+        if g.placed[m].is_none() || has_seam(shapes, g, m) {
             continue;
         }
-        let centre = p.pose * shapes.pieces[m].centroid;
-        let neighbours: Vec<(usize, Pose)> = g
-            .placed
-            .iter()
-            .enumerate()
-            .filter(|&(n, _)| n != m)
-            .filter_map(|(n, q)| {
-                let q = q.as_ref().filter(|q| q.cluster == p.cluster)?;
-                let c = q.pose * shapes.pieces[n].centroid;
-                ((c - centre).norm() < near).then_some((n, q.pose))
-            })
-            .collect();
-        let outlines: Vec<Vec<P2>> = neighbours
-            .iter()
-            .map(|(n, pose)| shapes.pieces[*n].outline.iter().map(|q| pose * q).collect())
-            .collect();
-        let inverse: Vec<Pose> = neighbours.iter().map(|(_, pose)| pose.inverse()).collect();
         let (mut here, mut there, mut touched) = (Vec::new(), Vec::new(), Vec::new());
-        for q in shapes.pieces[m].outline.iter().step_by(STRIDE) {
-            let x = p.pose * q;
-            let nearest = outlines
-                .iter()
-                .enumerate()
-                .flat_map(|(k, o)| o.iter().map(move |y| (k, y)))
-                .map(|(k, y)| ((y - x).norm(), k, *y))
-                .min_by(|a, b| a.0.total_cmp(&b.0));
-            if let Some((_, k, y)) = nearest.filter(|n| n.0 <= reach) {
-                here.push(*q);
-                there.push((neighbours[k].0, inverse[k] * y));
-                touched.push(y);
-            }
+        for (q, contact) in touching(shapes, g, m, STRIDE, NEIGHBOURHOOD) {
+            let Some((n, y)) = contact else { continue };
+            let Some(pose) = g.placed[n].as_ref().map(|q| q.pose) else {
+                continue;
+            };
+            here.push(q);
+            there.push((n, pose.inverse() * y));
+            touched.push(y);
         }
         if here.len() >= MIN_CONTACTS {
             let fitted = fit_rigid(&here, &touched).0;
@@ -99,6 +74,52 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
         }
     }
     held
+}
+
+/// Every `stride`-th point of piece `m`'s outline (in its own frame), each with the nearest
+/// point of a neighbour's outline (the neighbour, and the point in the cluster frame) where
+/// that lies within [`CONTACT`] of it: the neighbours are the pieces of its cluster whose
+/// centroids lie within `neighbourhood` median piece sizes of its own. Empty if `m` is not
+/// placed.
+pub(super) fn touching(
+    shapes: &Shapes,
+    g: &Growth,
+    m: usize,
+    stride: usize,
+    neighbourhood: f64,
+) -> Vec<(P2, Option<(usize, P2)>)> {
+    let Some(p) = &g.placed[m] else {
+        return Vec::new();
+    };
+    let reach = CONTACT * shapes.median_size;
+    let near = neighbourhood * shapes.median_size;
+    let centre = p.pose * shapes.pieces[m].centroid;
+    let neighbours: Vec<(usize, Vec<P2>)> = g
+        .placed
+        .iter()
+        .enumerate()
+        .filter(|&(n, _)| n != m)
+        .filter_map(|(n, q)| {
+            let q = q.as_ref().filter(|q| q.cluster == p.cluster)?;
+            let c = q.pose * shapes.pieces[n].centroid;
+            let outline = shapes.pieces[n].outline.iter().map(|y| q.pose * y);
+            ((c - centre).norm() < near).then(|| (n, outline.collect()))
+        })
+        .collect();
+    shapes.pieces[m]
+        .outline
+        .iter()
+        .step_by(stride)
+        .map(|q| {
+            let x = p.pose * q;
+            let nearest = neighbours
+                .iter()
+                .flat_map(|(n, o)| o.iter().map(move |y| (*n, y)))
+                .map(|(n, y)| ((y - x).norm(), n, *y))
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            (*q, nearest.filter(|c| c.0 <= reach).map(|(_, n, y)| (n, y)))
+        })
+        .collect()
 }
 
 /// Moves each held piece as its contacts moved: by the rigid motion from its pose fitted to

@@ -24,9 +24,10 @@
 //! out are taken off at once, each with the piece it hangs on (see [`swapped_parts`]): two
 //! pairs that swapped places each block the other's way back.
 
+use super::carried;
 use super::edge_colour::SeamColours;
 use super::geometry::{convex_depth, convex_hull, min_area_rectangle, P2};
-use super::grow::Growth;
+use super::grow::{Growth, Placed};
 use super::holes::{
     anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
 };
@@ -48,11 +49,11 @@ const OUTSIDE_SHARE: f64 = 0.5;
 /// A part put back within this fraction of the median piece size of where it was has not
 /// moved.
 const SAME_PLACE: f64 = 0.5;
-/// A piece is held all round where at least this share of its outline lies within
-/// [`HELD_REACH`] of the median piece size of its neighbours' (see
-/// [`moved_to_be_held_all_round`]).
+/// A piece is held all round where at least this share of its outline touches its
+/// neighbours (see [`moved_to_be_held_all_round`], [`held_share`]).
 const HELD_ALL_ROUND: f64 = 0.9;
-const HELD_REACH: f64 = 0.05;
+const HELD_STRIDE: usize = 4;
+const HELD_NEIGHBOURHOOD: f64 = 2.0;
 
 /// Takes off, in turn, the small parts of the largest cluster held by one neighbour, refills
 /// the holes without each, and keeps every change that places more (see the module's doc).
@@ -342,14 +343,20 @@ pub(super) fn better(
     if !outside {
         return part.len() == 1 && moved_to_be_held_all_round(shapes, g, trial, part[0], cluster);
     }
-    let size = shapes.median_size;
     part.iter().all(|&i| {
         let (Some(old), Some(new)) = (&g.placed[i], &trial.placed[i]) else {
             return false;
         };
-        let c = shapes.pieces[i].centroid;
-        new.cluster == cluster && ((old.pose * c) - (new.pose * c)).norm() >= SAME_PLACE * size
+        moved_elsewhere(shapes, old, new, i, cluster)
     })
+}
+
+/// Whether piece `i`, placed at `old` before a trial and at `new` after it, lies in `cluster`
+/// at least [`SAME_PLACE`] of the median piece size from where it was.
+fn moved_elsewhere(shapes: &Shapes, old: &Placed, new: &Placed, i: usize, cluster: u32) -> bool {
+    let c = shapes.pieces[i].centroid;
+    new.cluster == cluster
+        && ((old.pose * c) - (new.pose * c)).norm() >= SAME_PLACE * shapes.median_size
 }
 
 /// Whether piece `i`, in `trial`, lies in `cluster` at another place than in `g`, held there
@@ -369,43 +376,19 @@ fn moved_to_be_held_all_round(
     let (Some(old), Some(new)) = (&g.placed[i], &trial.placed[i]) else {
         return false;
     };
-    let c = shapes.pieces[i].centroid;
-    new.cluster == cluster
-        && ((old.pose * c) - (new.pose * c)).norm() >= SAME_PLACE * shapes.median_size
+    moved_elsewhere(shapes, old, new, i, cluster)
         && held_share(shapes, trial, i) >= HELD_ALL_ROUND
         && held_share(shapes, g, i) < HELD_ALL_ROUND
 }
 
-/// The share of piece `i`'s outline, placed as in `g`, within [`HELD_REACH`] of the median
-/// piece size of another piece of its cluster.
+/// The share of piece `i`'s outline, placed as in `g`, that touches another piece of its
+/// cluster (see [`carried::touching`], every [`HELD_STRIDE`]-th point, neighbours within
+/// [`HELD_NEIGHBOURHOOD`] median piece sizes).
 fn held_share(shapes: &Shapes, g: &Growth, i: usize) -> f64 {
-    let Some(p) = &g.placed[i] else {
-        return 0.0;
-    };
-    let size = shapes.median_size;
-    let centre = p.pose * shapes.pieces[i].centroid;
-    let others: Vec<P2> = g
-        .placed
-        .iter()
-        .enumerate()
-        .filter_map(|(j, q)| Some((j, q.as_ref()?)))
-        .filter(|(j, q)| {
-            *j != i
-                && q.cluster == p.cluster
-                && (q.pose * shapes.pieces[*j].centroid - centre).norm() <= 2.0 * size
-        })
-        .flat_map(|(j, q)| shapes.pieces[j].outline.iter().map(move |r| q.pose * r))
-        .collect();
-    let reach = (HELD_REACH * size).powi(2);
-    let points: Vec<P2> = shapes.pieces[i]
-        .outline
-        .iter()
-        .step_by(4)
-        .map(|r| p.pose * r)
-        .collect();
+    let points = carried::touching(shapes, g, i, HELD_STRIDE, HELD_NEIGHBOURHOOD);
     let held = points
         .iter()
-        .filter(|r| others.iter().any(|o| (o - *r).norm_squared() <= reach))
+        .filter(|(_, contact)| contact.is_some())
         .count();
     held as f64 / points.len().max(1) as f64
 }
