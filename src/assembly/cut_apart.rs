@@ -58,16 +58,16 @@ pub(super) fn cut_clusters_apart(
 
 /// A seam that alone holds a cluster together.
 #[derive(Clone, Debug, PartialEq)]
-struct Bridge {
+pub(super) struct Bridge {
     /// The pieces on its smaller side, sorted: what a cut takes off.
-    side: Vec<usize>,
+    pub side: Vec<usize>,
     /// The largest Δ of the seams between its two pieces.
-    delta: f64,
+    pub delta: f64,
 }
 
 /// The bridges of `cluster` if it has [`MIN_PIECES`] or more: pairs of mated neighbours that
 /// nothing else joins, each with the pieces on its smaller side.
-fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> {
+pub(super) fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> {
     let pieces = members(g, cluster);
     if pieces.len() < MIN_PIECES {
         return Vec::new();

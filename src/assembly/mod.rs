@@ -24,6 +24,7 @@ pub mod partial;
 mod pocket;
 mod pose_graph;
 mod reexamine;
+mod rejoin;
 mod relax;
 mod restarts;
 mod settle;
@@ -81,6 +82,9 @@ pub struct AssemblyReport {
     pub secondary_points: usize,
     /// False critical points removed where chainlets joined match another piece's chainlet.
     pub false_corners_removed: usize,
+    /// Blocks of the grown cluster held by one seam that were cut off and merged back where
+    /// several seams agree (see [`rejoin`]).
+    pub blocks_rejoined: usize,
     /// Parts of the cluster held by one neighbour that were taken off and placed better by
     /// the holes step (see [`reexamine`]).
     pub parts_moved: usize,
@@ -140,6 +144,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     }
     let t2 = Instant::now();
     let mut growth = restarts::grow(&shapes, &table);
+    let blocks_rejoined = rejoin::rejoin_bridged_blocks(&shapes, &table, &mut growth);
     let revised = fill_what_is_left(&shapes, &table, &mut growth);
     let seams_closed = settle::settle(&shapes, &table, &mut growth);
     let assembly = output::to_assembly(&shapes, &table, &growth);
@@ -170,6 +175,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
         mean_candidates: cands.iter().map(Vec::len).sum::<usize>() as f64 / shaped.max(1) as f64,
         secondary_points: refined.as_ref().map_or(0, |r| r.1.added),
         false_corners_removed: refined.as_ref().map_or(0, |r| r.1.removed),
+        blocks_rejoined,
         parts_moved: revised.parts_moved,
         clusters_cut: revised.clusters_cut,
         seams_closed,

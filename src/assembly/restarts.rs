@@ -34,9 +34,9 @@ struct Grown {
 /// more placed right (classic 100 photos seed 17: ranked by the sum, a growth with 3 seams
 /// fewer and one piece misplaced won).
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-struct Quality {
-    good: usize,
-    fit: f64,
+pub(super) struct Quality {
+    pub good: usize,
+    pub fit: f64,
 }
 
 /// Grows clusters from several first seeds, revisits the ambiguous matings of the best, and

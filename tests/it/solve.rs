@@ -711,6 +711,18 @@ fn a_piece_held_by_one_mating_moves_to_the_hole_that_holds_it_all_round() {
     assert!(s.neighbour_accuracy >= 0.99, "{}", s.summary());
 }
 
+/// Irregular 20 photos seed 12 with 3 pieces missing and 3 extraneous: growth hung a piece
+/// (truth 19) on the side of the bottom left corner piece (truth 16) that faces missing piece
+/// 11, by one mating of Δ 5.6, and the right half of the puzzle grew on from it: two true
+/// blocks of nine and eight pieces joined by that one seam, where five join them in the truth
+/// (80 %, all 17 placed). Each block held by one seam is cut off and the clusters merged again
+/// by agreeing matings (`assembly::rejoin`); the trial with the most good seams and the
+/// smaller hull is kept: every real piece placed right.
+#[test]
+fn two_blocks_joined_by_one_wrong_seam_rejoin_where_several_agree() {
+    photo_with_3_missing_3_extraneous_solved_completely(20, 12);
+}
+
 /// Asserts an irregular photographed puzzle of `pieces` with three pieces missing and three
 /// extraneous comes out with every real piece placed rightly, all in one frame (direct
 /// accuracy is measured against one placement of the whole), and no extraneous one used:
