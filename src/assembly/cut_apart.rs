@@ -72,13 +72,17 @@ pub(super) fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> 
     if pieces.len() < MIN_PIECES {
         return Vec::new();
     }
+    let mut local = vec![usize::MAX; shapes.pieces.len()];
+    for (k, &i) in pieces.iter().enumerate() {
+        local[i] = k;
+    }
     // Every seam between two members, once: (piece, piece, Δ).
     let mut seams: Vec<(usize, usize, f64)> = Vec::new();
     for &i in &pieces {
         for &c in &shapes.pieces[i].chainlets {
             if let Some((o, delta)) = g.mate_of[c] {
                 let j = shapes.chainlets[o].piece;
-                if i < j && pieces.contains(&j) {
+                if i < j && local[j] != usize::MAX {
                     seams.push((i, j, delta));
                 }
             }
@@ -87,18 +91,21 @@ pub(super) fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> 
     let mut pairs: Vec<(usize, usize)> = seams.iter().map(|&(i, j, _)| (i, j)).collect();
     pairs.sort_unstable();
     pairs.dedup();
+    // Neighbours by member index: the largest cluster of a 1000-piece puzzle has thousands of
+    // seams, and a search over the seam list from every piece for every pair took seconds.
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); pieces.len()];
+    for &(i, j) in &pairs {
+        neighbours[local[i]].push(local[j]);
+        neighbours[local[j]].push(local[i]);
+    }
+    let cut = bridge_edges(&neighbours);
     pairs
         .into_iter()
-        .filter_map(|(u, v)| {
-            let reached = reached_without(&seams, u, (u, v));
-            if reached.contains(&v) {
-                return None;
-            }
-            let other: Vec<usize> = pieces
-                .iter()
-                .copied()
-                .filter(|i| !reached.contains(i))
-                .collect();
+        .filter(|&(u, v)| cut.contains(&ordered(local[u], local[v])))
+        .map(|(u, v)| {
+            let seen = reached_without(&neighbours, local[u], local[v]);
+            let (reached, other): (Vec<usize>, Vec<usize>) =
+                pieces.iter().partition(|&&i| seen[local[i]]);
             let side = if reached.len() <= other.len() {
                 reached
             } else {
@@ -109,34 +116,75 @@ pub(super) fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> 
                 .filter(|&&(i, j, _)| (i, j) == (u, v))
                 .map(|s| s.2)
                 .fold(f64::MIN, f64::max);
-            Some(Bridge { side, delta })
+            Bridge { side, delta }
         })
         .collect()
 }
 
-/// The pieces reached from `start` over `seams` without crossing between the two pieces of
-/// `cut`, sorted.
-fn reached_without(seams: &[(usize, usize, f64)], start: usize, cut: (usize, usize)) -> Vec<usize> {
-    let mut seen = vec![start];
+fn ordered(a: usize, b: usize) -> (usize, usize) {
+    (a.min(b), a.max(b))
+}
+
+/// The edges of the graph `neighbours` (no edge twice) whose removal disconnects it, each
+/// as (smaller, larger) node: Tarjan's low-link over a depth-first search, kept on an explicit
+/// stack (a cluster grown along single matings is a long path).
+fn bridge_edges(neighbours: &[Vec<usize>]) -> Vec<(usize, usize)> {
+    let n = neighbours.len();
+    let mut order = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut found = Vec::new();
     let mut next = 0;
-    while next < seen.len() {
-        let a = seen[next];
+    for root in 0..n {
+        if order[root] != usize::MAX {
+            continue;
+        }
+        // (node, its parent, how many of its neighbours are done)
+        let mut stack = vec![(root, usize::MAX, 0)];
+        order[root] = next;
+        low[root] = next;
         next += 1;
-        for &(i, j, _) in seams {
-            if (i, j) == cut {
-                continue;
-            }
-            let b = match (i == a, j == a) {
-                (true, _) => j,
-                (_, true) => i,
-                _ => continue,
-            };
-            if !seen.contains(&b) {
-                seen.push(b);
+        while let Some(&mut (a, parent, ref mut done)) = stack.last_mut() {
+            if let Some(&b) = neighbours[a].get(*done) {
+                *done += 1;
+                if b == parent {
+                    continue;
+                }
+                if order[b] == usize::MAX {
+                    order[b] = next;
+                    low[b] = next;
+                    next += 1;
+                    stack.push((b, a, 0));
+                } else {
+                    low[a] = low[a].min(order[b]);
+                }
+            } else {
+                stack.pop();
+                if parent != usize::MAX {
+                    low[parent] = low[parent].min(low[a]);
+                    if low[a] > order[parent] {
+                        found.push(ordered(a, parent));
+                    }
+                }
             }
         }
     }
-    seen.sort_unstable();
+    found
+}
+
+/// Which nodes of `neighbours` are reached from `start` without crossing to `cut` directly.
+fn reached_without(neighbours: &[Vec<usize>], start: usize, cut: usize) -> Vec<bool> {
+    let mut seen = vec![false; neighbours.len()];
+    seen[start] = true;
+    let mut queue = vec![start];
+    while let Some(a) = queue.pop() {
+        for &b in &neighbours[a] {
+            let across = a == start && b == cut;
+            if !seen[b] && !across {
+                seen[b] = true;
+                queue.push(b);
+            }
+        }
+    }
     seen
 }
 
@@ -183,6 +231,31 @@ mod tests {
         let mut b = bridges(shapes, g, 1);
         b.sort_by(|x, y| y.delta.total_cmp(&x.delta));
         b
+    }
+
+    /// Undirected neighbour lists of `n` nodes joined by `edges`.
+    fn graph(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+        let mut g = vec![Vec::new(); n];
+        for &(a, b) in edges {
+            g[a].push(b);
+            g[b].push(a);
+        }
+        g
+    }
+
+    #[test]
+    fn the_edge_between_two_cycles_is_their_only_bridge_and_every_edge_of_a_path_is_one() {
+        // Triangles 0-1-2 and 3-4-5 joined by 2-3.
+        let two = graph(6, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3)]);
+        assert_eq!(bridge_edges(&two), [(2, 3)]);
+        // A long path (a cluster grown along single matings) needs no deep recursion.
+        let n = 20_000;
+        let edges: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
+        let mut found = bridge_edges(&graph(n, &edges));
+        found.sort_unstable();
+        assert_eq!(found, edges);
+        let seen = reached_without(&graph(n, &edges), 10, 11);
+        assert_eq!(seen.iter().filter(|&&s| s).count(), 11);
     }
 
     #[test]
