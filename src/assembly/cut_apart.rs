@@ -189,7 +189,7 @@ fn reached_without(neighbours: &[Vec<usize>], start: usize, cut: usize) -> Vec<b
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::assembly::geometry::Pose;
     use crate::assembly::grow::Placed;
@@ -197,7 +197,10 @@ mod tests {
 
     /// `pieces` in cluster 1 (cluster 0 empty), mated along `seams`
     /// (piece, chainlet index, piece, chainlet index, Δ), three chainlets to a piece.
-    fn cluster(pieces: usize, seams: &[(usize, usize, usize, usize, f64)]) -> (Shapes, Growth) {
+    pub(in crate::assembly) fn cluster(
+        pieces: usize,
+        seams: &[(usize, usize, usize, usize, f64)],
+    ) -> (Shapes, Growth) {
         let shapes = Shapes::bare(pieces, 3);
         let mut g = Growth {
             placed: vec![None; pieces],

@@ -169,46 +169,26 @@ fn hull_area(shapes: &Shapes, g: &Growth, pieces: &[usize]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assembly::geometry::Pose;
-    use crate::assembly::grow::Placed;
+    use crate::assembly::cut_apart::tests::cluster;
 
-    /// Four bare pieces of three chainlets in cluster 0, a chain 0–1–2–3 of seams (chainlet 1
+    /// Four bare pieces of three chainlets in cluster 1, a chain 0–1–2–3 of seams (chainlet 1
     /// of each to chainlet 0 of the next) of Δ 5, 30 and 5.
     fn chain() -> (Shapes, Growth) {
-        let shapes = Shapes::bare(4, 3);
-        let mut g = Growth {
-            placed: vec![None; 4],
-            mate_of: vec![None; 12],
-            clusters: 1,
-            ..Growth::default()
-        };
-        for (p, placed) in g.placed.iter_mut().enumerate() {
-            *placed = Some(Placed {
-                pose: Pose::identity(),
-                sequence: p as u32 + 1,
-                cluster: 0,
-                supports: 1,
-                merit: 1.0,
-                spans: 0,
-            });
-        }
-        for (p, delta) in [(0, 5.0), (1, 30.0), (2, 5.0)] {
-            let (a, b) = (3 * p + 1, 3 * (p + 1));
-            g.mate_of[a] = Some((b, delta));
-            g.mate_of[b] = Some((a, delta));
-        }
-        (shapes, g)
+        cluster(
+            4,
+            &[(0, 1, 1, 0, 5.0), (1, 1, 2, 0, 30.0), (2, 1, 3, 0, 5.0)],
+        )
     }
 
     #[test]
     fn a_block_cut_off_is_a_cluster_of_its_own_with_its_bridge_unmated() {
         let (shapes, mut g) = chain();
         cut_off(&shapes, &mut g, &[2, 3]);
-        assert_eq!(g.clusters, 2);
+        assert_eq!(g.clusters, 3);
         let cluster = |i: usize| g.placed[i].as_ref().map(|p| p.cluster);
         assert_eq!(
             (0..4).map(cluster).collect::<Vec<_>>(),
-            [Some(0), Some(0), Some(1), Some(1)]
+            [Some(1), Some(1), Some(2), Some(2)]
         );
         assert_eq!(g.mate_of[4], None, "the bridge, piece 1's side");
         assert_eq!(g.mate_of[6], None, "the bridge, piece 2's side");
