@@ -38,7 +38,7 @@ use rayon::prelude::*;
 /// Parts of at most this many pieces are taken off: a misplaced border piece, or a few corner
 /// pieces that grew together in the wrong hole. A larger part held by one seam carries
 /// evidence of its own.
-const MAX_PART: usize = 4;
+pub(super) const MAX_PART: usize = 4;
 /// Parts tried per pass, the latest placed first (wrong placements come late, when the true
 /// places of the last pieces are few and a wrong one is all that is left), and passes at most:
 /// each kept change may free the next.

@@ -21,17 +21,17 @@ use super::grow::{Growth, ENDPOINT_FRACTION};
 use super::holes::largest_cluster;
 use super::matings::MatingTable;
 use super::merge::merge_clusters;
-use super::reexamine::members;
-use super::restarts::Quality;
+use super::reexamine::{members, MAX_PART};
+use super::restarts::{seam_quality, Quality};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
-/// Blocks of fewer pieces are not cut off: smaller parts held by one neighbour are
-/// re-examined with the holes (see `reexamine`'s `MAX_PART`), and on their own here they moved
+/// Blocks of fewer pieces are not cut off: parts of up to [`MAX_PART`] pieces held by one
+/// neighbour are re-examined with the holes (see `reexamine`), and on their own here they moved
 /// true parts of two or three pieces, held by one poor seam beside empty places, to wrong
 /// places where two seams closed (irregular 100 photos seed 23 and scans seed 21: 100 → 99.1
 /// and 98.7 %). The blocks moved right measured 8 and 28 pieces.
-const MIN_BLOCK: usize = 5;
+const MIN_BLOCK: usize = MAX_PART + 1;
 /// Good seams the rejoined cluster must gain at least.
 const MIN_GAIN: usize = 1;
 /// The rejoined cluster's convex hull may be at most this much larger: a block hung at a
@@ -122,17 +122,12 @@ fn held(shapes: &Shapes, g: &Growth, pieces: &[usize], limit: f64) -> Held {
         among[i] = true;
     }
     let piece = |c: usize| shapes.chainlets[c].piece;
-    // Each seam is recorded on both its chainlets.
-    let seams: Vec<f64> = pieces
+    let deltas = pieces
         .iter()
         .flat_map(|&i| &shapes.pieces[i].chainlets)
-        .filter_map(|&c| g.mate_of[c].filter(|&(o, _)| among[piece(o)]).map(|m| m.1))
-        .collect();
+        .filter_map(|&c| g.mate_of[c].filter(|&(o, _)| among[piece(o)]).map(|m| m.1));
     Held {
-        seams: Quality {
-            good: seams.iter().filter(|&&d| d <= limit).count() / 2,
-            fit: seams.iter().map(|d| limit - d).sum::<f64>() / 2.0,
-        },
+        seams: seam_quality(deltas, limit),
         hull: hull_area(shapes, g, pieces),
     }
 }

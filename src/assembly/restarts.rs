@@ -121,11 +121,15 @@ fn revisions_of(g: &Grown) -> impl Iterator<Item = (usize, Vec<bool>)> + '_ {
 }
 
 fn quality(g: &Growth, limit: f64) -> Quality {
-    // Each seam is recorded on both its chainlets.
-    let seams = || g.mate_of.iter().flatten();
+    seam_quality(g.mate_of.iter().flatten().map(|m| m.1), limit)
+}
+
+/// The [`Quality`] of seams whose Δs are `deltas`, each seam's given twice, as it is recorded
+/// on both its chainlets.
+pub(super) fn seam_quality(deltas: impl Iterator<Item = f64> + Clone, limit: f64) -> Quality {
     Quality {
-        good: seams().filter(|m| m.1 <= limit).count() / 2,
-        fit: seams().map(|m| limit - m.1).sum::<f64>() / 2.0,
+        good: deltas.clone().filter(|&d| d <= limit).count() / 2,
+        fit: deltas.map(|d| limit - d).sum::<f64>() / 2.0,
     }
 }
 
