@@ -16,6 +16,7 @@ use super::edge_colour::SeamColours;
 use super::grow::Growth;
 use super::holes::{largest_cluster, FitCache};
 use super::reexamine::{better, keep_passes, members, refilled_without};
+use super::seam_graph::{bridge_edges, reached_without, SeamGraph};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -68,124 +69,27 @@ pub(super) struct Bridge {
 /// The bridges of `cluster` if it has [`MIN_PIECES`] or more: pairs of mated neighbours that
 /// nothing else joins, each with the pieces on its smaller side.
 pub(super) fn bridges(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Bridge> {
-    let pieces = members(g, cluster);
-    if pieces.len() < MIN_PIECES {
+    let graph = SeamGraph::of_cluster(shapes, g, cluster);
+    if graph.pieces.len() < MIN_PIECES {
         return Vec::new();
     }
-    let mut local = vec![usize::MAX; shapes.pieces.len()];
-    for (k, &i) in pieces.iter().enumerate() {
-        local[i] = k;
-    }
-    // Every seam between two members, once: (piece, piece, Δ).
-    let mut seams: Vec<(usize, usize, f64)> = Vec::new();
-    for &i in &pieces {
-        for &c in &shapes.pieces[i].chainlets {
-            if let Some((o, delta)) = g.mate_of[c] {
-                let j = shapes.chainlets[o].piece;
-                if i < j && local[j] != usize::MAX {
-                    seams.push((i, j, delta));
-                }
-            }
-        }
-    }
-    let mut pairs: Vec<(usize, usize)> = seams.iter().map(|&(i, j, _)| (i, j)).collect();
-    pairs.sort_unstable();
-    pairs.dedup();
-    // Neighbours by member index: the largest cluster of a 1000-piece puzzle has thousands of
-    // seams, and a search over the seam list from every piece for every pair took seconds.
-    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); pieces.len()];
-    for &(i, j) in &pairs {
-        neighbours[local[i]].push(local[j]);
-        neighbours[local[j]].push(local[i]);
-    }
-    let cut = bridge_edges(&neighbours);
-    pairs
+    bridge_edges(&graph.neighbours)
         .into_iter()
-        .filter(|&(u, v)| cut.contains(&ordered(local[u], local[v])))
-        .map(|(u, v)| {
-            let seen = reached_without(&neighbours, local[u], local[v]);
+        .map(|(a, b)| {
+            let seen = reached_without(&graph.neighbours, a, b);
             let (reached, other): (Vec<usize>, Vec<usize>) =
-                pieces.iter().partition(|&&i| seen[local[i]]);
+                (0..graph.pieces.len()).partition(|&k| seen[k]);
             let side = if reached.len() <= other.len() {
                 reached
             } else {
                 other
             };
-            let delta = seams
-                .iter()
-                .filter(|&&(i, j, _)| (i, j) == (u, v))
-                .map(|s| s.2)
-                .fold(f64::MIN, f64::max);
-            Bridge { side, delta }
+            Bridge {
+                side: side.into_iter().map(|k| graph.pieces[k]).collect(),
+                delta: graph.poorest_seam(graph.pieces[a], graph.pieces[b]),
+            }
         })
         .collect()
-}
-
-fn ordered(a: usize, b: usize) -> (usize, usize) {
-    (a.min(b), a.max(b))
-}
-
-/// The edges of the graph `neighbours` (no edge twice) whose removal disconnects it, each
-/// as (smaller, larger) node: Tarjan's low-link over a depth-first search, kept on an explicit
-/// stack (a cluster grown along single matings is a long path).
-fn bridge_edges(neighbours: &[Vec<usize>]) -> Vec<(usize, usize)> {
-    let n = neighbours.len();
-    let mut order = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut found = Vec::new();
-    let mut next = 0;
-    for root in 0..n {
-        if order[root] != usize::MAX {
-            continue;
-        }
-        // (node, its parent, how many of its neighbours are done)
-        let mut stack = vec![(root, usize::MAX, 0)];
-        order[root] = next;
-        low[root] = next;
-        next += 1;
-        while let Some(&mut (a, parent, ref mut done)) = stack.last_mut() {
-            if let Some(&b) = neighbours[a].get(*done) {
-                *done += 1;
-                if b == parent {
-                    continue;
-                }
-                if order[b] == usize::MAX {
-                    order[b] = next;
-                    low[b] = next;
-                    next += 1;
-                    stack.push((b, a, 0));
-                } else {
-                    low[a] = low[a].min(order[b]);
-                }
-            } else {
-                stack.pop();
-                if parent != usize::MAX {
-                    low[parent] = low[parent].min(low[a]);
-                    if low[a] > order[parent] {
-                        found.push(ordered(a, parent));
-                    }
-                }
-            }
-        }
-    }
-    found
-}
-
-/// Which nodes of `neighbours` are reached from `start` without crossing to `cut` directly.
-fn reached_without(neighbours: &[Vec<usize>], start: usize, cut: usize) -> Vec<bool> {
-    let mut seen = vec![false; neighbours.len()];
-    seen[start] = true;
-    let mut queue = vec![start];
-    while let Some(a) = queue.pop() {
-        for &b in &neighbours[a] {
-            let across = a == start && b == cut;
-            if !seen[b] && !across {
-                seen[b] = true;
-                queue.push(b);
-            }
-        }
-    }
-    seen
 }
 
 #[cfg(test)]
@@ -234,31 +138,6 @@ pub(super) mod tests {
         let mut b = bridges(shapes, g, 1);
         b.sort_by(|x, y| y.delta.total_cmp(&x.delta));
         b
-    }
-
-    /// Undirected neighbour lists of `n` nodes joined by `edges`.
-    fn graph(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
-        let mut g = vec![Vec::new(); n];
-        for &(a, b) in edges {
-            g[a].push(b);
-            g[b].push(a);
-        }
-        g
-    }
-
-    #[test]
-    fn the_edge_between_two_cycles_is_their_only_bridge_and_every_edge_of_a_path_is_one() {
-        // Triangles 0-1-2 and 3-4-5 joined by 2-3.
-        let two = graph(6, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3)]);
-        assert_eq!(bridge_edges(&two), [(2, 3)]);
-        // A long path (a cluster grown along single matings) needs no deep recursion.
-        let n = 20_000;
-        let edges: Vec<(usize, usize)> = (1..n).map(|i| (i - 1, i)).collect();
-        let mut found = bridge_edges(&graph(n, &edges));
-        found.sort_unstable();
-        assert_eq!(found, edges);
-        let seen = reached_without(&graph(n, &edges), 10, 11);
-        assert_eq!(seen.iter().filter(|&&s| s).count(), 11);
     }
 
     #[test]

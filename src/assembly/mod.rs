@@ -27,6 +27,7 @@ mod reexamine;
 mod rejoin;
 mod relax;
 mod restarts;
+mod seam_graph;
 mod settle;
 pub mod shapes;
 mod spanning;

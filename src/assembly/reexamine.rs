@@ -32,6 +32,7 @@ use super::holes::{
     anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
 };
 use super::outer_frame::reaches_past;
+use super::seam_graph::{small_side, SeamGraph};
 use super::shapes::Shapes;
 use rayon::prelude::*;
 
@@ -434,41 +435,26 @@ struct Held {
 /// Pieces the holes step placed have no recorded mate: each is a part of its own, held by its
 /// fit alone.
 fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
-    let in_cluster = |i: usize| g.placed[i].as_ref().is_some_and(|p| p.cluster == cluster);
-    let neighbours: Vec<Vec<usize>> = (0..g.placed.len())
-        .map(|i| {
-            if !in_cluster(i) {
-                return Vec::new();
-            }
-            let mut n: Vec<usize> = shapes.pieces[i]
-                .chainlets
-                .iter()
-                .filter_map(|&c| g.mate_of[c].map(|(o, _)| shapes.chainlets[o].piece))
-                .filter(|&j| j != i && in_cluster(j))
-                .collect();
-            n.sort_unstable();
-            n.dedup();
-            n
-        })
-        .collect();
+    let graph = SeamGraph::of_cluster(shapes, g, cluster);
     let mut parts: Vec<Held> = Vec::new();
-    for (u, nu) in neighbours.iter().enumerate() {
+    for (u, nu) in graph.neighbours.iter().enumerate() {
         for &v in nu {
-            if let Some(part) = side_of_bridge(&neighbours, u, v) {
+            if let Some(side) = small_side(&graph.neighbours, u, v, MAX_PART) {
+                let part: Vec<usize> = side.into_iter().map(|k| graph.pieces[k]).collect();
                 if !parts.iter().any(|h| h.part == part) {
                     parts.push(Held {
                         part,
-                        holder: Some(v),
+                        holder: Some(graph.pieces[v]),
                     });
                 }
             }
         }
     }
     // Pieces the holes step placed have no recorded mate: each is a part of its own.
-    for (i, n) in neighbours.iter().enumerate() {
-        if n.is_empty() && in_cluster(i) {
+    for (k, n) in graph.neighbours.iter().enumerate() {
+        if n.is_empty() {
             parts.push(Held {
-                part: vec![i],
+                part: vec![graph.pieces[k]],
                 holder: None,
             });
         }
@@ -482,28 +468,6 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
     };
     parts.sort_by_key(|h| std::cmp::Reverse(latest(h)));
     parts
-}
-
-/// The pieces reached from `u` without crossing to `v` directly, sorted, if they are at most
-/// [`MAX_PART`] and do not reach `v` at all: then `u`–`v` is the part's only hold.
-fn side_of_bridge(neighbours: &[Vec<usize>], u: usize, v: usize) -> Option<Vec<usize>> {
-    let mut seen = vec![u];
-    let mut next = 0;
-    while next < seen.len() {
-        let a = seen[next];
-        next += 1;
-        for &b in &neighbours[a] {
-            if (a == u && b == v) || seen.contains(&b) {
-                continue;
-            }
-            if b == v || seen.len() == MAX_PART {
-                return None;
-            }
-            seen.push(b);
-        }
-    }
-    seen.sort_unstable();
-    Some(seen)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::*;
 use crate::assembly::geometry::Pose;
 use crate::assembly::grow::Placed;
+use crate::assembly::seam_graph::small_side;
 
 /// A chain of `pieces` in cluster 0, piece `p` mated to `p + 1` (chainlet `2p + 1` with
 /// `2p + 2`).
@@ -103,6 +104,11 @@ fn graph(n: usize, paths: &[&[usize]]) -> Vec<Vec<usize>> {
         }
     }
     g
+}
+
+/// The part reached from `u` without crossing to `v`, as the re-examination asks it.
+fn side_of_bridge(g: &[Vec<usize>], u: usize, v: usize) -> Option<Vec<usize>> {
+    small_side(g, u, v, MAX_PART)
 }
 
 /// The ring 0–1–2–3–4–5–0.
