@@ -214,11 +214,11 @@ fn fill_and_settle(
     let grown = growth.clone();
     let fill = |g: &mut grow::Growth| {
         holes::fill_holes(shapes, &table.colours, g, fits);
-        let mut parts_moved = reexamine::reexamine_single_holds(shapes, &table.colours, g, fits);
+        let mut parts_moved = reexamine::reexamine_single_holds(shapes, table, g, fits);
         let clusters_cut = cut_apart::cut_clusters_apart(shapes, &table.colours, g, fits);
         // A block cut off and placed may leave a part of the largest cluster to move.
         if clusters_cut > 0 {
-            parts_moved += reexamine::reexamine_single_holds(shapes, &table.colours, g, fits);
+            parts_moved += reexamine::reexamine_single_holds(shapes, table, g, fits);
         }
         Revised {
             parts_moved,

@@ -31,6 +31,7 @@ use super::grow::{Growth, Placed};
 use super::holes::{
     anything_left_out, beside_empty_regions, fill_holes, largest_cluster, FitCache,
 };
+use super::matings::MatingTable;
 use super::outer_frame::reaches_past;
 use super::seam_graph::{small_side, SeamGraph};
 use super::shapes::Shapes;
@@ -61,10 +62,11 @@ const HELD_NEIGHBOURHOOD: f64 = 2.0;
 /// Returns how many changes were kept.
 pub(super) fn reexamine_single_holds(
     shapes: &Shapes,
-    colours: &SeamColours,
+    table: &MatingTable,
     g: &mut Growth,
     fits: &FitCache,
 ) -> usize {
+    let (colours, good_seam) = (&table.colours, table.good_seam());
     keep_passes(colours, g, MAX_PASSES, |g| {
         let cluster = largest_cluster(g)?;
         // With nothing left out, a part taken off could only come back, or, if it stuck out
@@ -73,7 +75,7 @@ pub(super) fn reexamine_single_holds(
         let before = members(g, cluster);
         // Only a part beside an empty region, or one sticking out of the puzzle, can give way
         // to something that fits better: the place any other part leaves has its own shape.
-        let held = singly_held_parts(shapes, g, cluster);
+        let held = singly_held_parts(shapes, g, cluster, good_seam);
         let beside = if left_out {
             let parts: Vec<Vec<usize>> = held.iter().map(|h| h.part.clone()).collect();
             beside_empty_regions(shapes, g, cluster, &parts)
@@ -88,7 +90,8 @@ pub(super) fn reexamine_single_holds(
                 (h, beside, outside)
             })
             // A piece the holes step placed (no holder) is tried only if it sticks out: it
-            // already fitted its region, and an empty region beside it is no news.
+            // already fitted its region, and an empty region beside it is no news. So is a
+            // part held by poor seams only: a true part's seams can all be poor.
             .filter(|(h, beside, outside)| (*beside && h.holder.is_some()) || *outside)
             .map(|(h, _, outside)| (h, outside))
             .take(MAX_TRIALS)
@@ -426,15 +429,15 @@ struct Held {
     /// Its pieces, sorted.
     part: Vec<usize>,
     /// The neighbour it hangs on; none for a piece the holes step placed, held by its fit
-    /// alone.
+    /// alone, and for a part held by poor seams only (see [`SeamGraph::poorly_held_parts`]).
     holder: Option<usize>,
 }
 
 /// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
 /// neighbour only (a bridge of its graph of mated neighbours), the latest placed first.
 /// Pieces the holes step placed have no recorded mate: each is a part of its own, held by its
-/// fit alone.
-fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
+/// fit alone. Last come the parts held by poor seams only (see [`SeamGraph::poorly_held_parts`]).
+fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32, good_seam: f64) -> Vec<Held> {
     let graph = SeamGraph::of_cluster(shapes, g, cluster);
     let mut parts: Vec<Held> = Vec::new();
     for (u, nu) in graph.neighbours.iter().enumerate() {
@@ -457,6 +460,11 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32) -> Vec<Held> {
                 part: vec![graph.pieces[k]],
                 holder: None,
             });
+        }
+    }
+    for part in graph.poorly_held_parts(good_seam, MAX_PART) {
+        if !parts.iter().any(|h| h.part == part) {
+            parts.push(Held { part, holder: None });
         }
     }
     let latest = |h: &Held| {

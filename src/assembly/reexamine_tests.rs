@@ -2,6 +2,7 @@
 //! grouped with their holders.
 
 use super::*;
+use crate::assembly::cut_apart::tests::cluster;
 use crate::assembly::geometry::Pose;
 use crate::assembly::grow::Placed;
 use crate::assembly::seam_graph::small_side;
@@ -81,7 +82,7 @@ fn parts_sticking_out_are_taken_off_with_their_holders() {
 fn the_latest_part_comes_first() {
     // 0–1–2–3 in a chain: 3 hangs on 2, {2, 3} on 1, {0} on 1.
     let (shapes, g) = chain(4);
-    let held = singly_held_parts(&shapes, &g, 0);
+    let held = singly_held_parts(&shapes, &g, 0, f64::MAX);
     assert_eq!(
         held[0],
         Held {
@@ -226,4 +227,35 @@ fn a_piece_moved_into_a_hole_closed_all_round_is_held_there() {
     assert!(after > 0.95, "{after}");
     assert!(moved_to_be_held_all_round(&shapes, &g, &trial, part, 0));
     assert!(!moved_to_be_held_all_round(&shapes, &trial, &g, part, 0));
+}
+
+#[test]
+fn a_pair_held_to_the_rest_by_poor_seams_only_is_a_part() {
+    // A ring 0–4 of good seams; the pair 5–6 (a good seam) closed on 0 and 2 by poor ones;
+    // 7 hangs on 3 by one poor seam, a part already as a bridge's side.
+    let ring = [
+        (0, 0, 1, 0, 5.0),
+        (1, 1, 2, 0, 5.0),
+        (2, 1, 3, 0, 5.0),
+        (3, 1, 4, 0, 5.0),
+        (4, 1, 0, 1, 5.0),
+    ];
+    let pair = [(5, 1, 6, 0, 5.0), (3, 2, 7, 0, 80.0)];
+    let seams = |hold: f64| {
+        let mut s = ring.to_vec();
+        s.extend(pair);
+        s.extend([(0, 2, 5, 0, 90.0), (6, 1, 2, 2, hold)]);
+        s
+    };
+    let (shapes, g) = cluster(8, &seams(120.0));
+    let graph = SeamGraph::of_cluster(&shapes, &g, 1);
+    assert_eq!(graph.poorly_held_parts(30.0, MAX_PART), [vec![5, 6]]);
+    let (shapes, g) = cluster(8, &seams(20.0));
+    let graph = SeamGraph::of_cluster(&shapes, &g, 1);
+    assert!(
+        graph.poorly_held_parts(30.0, MAX_PART).is_empty(),
+        "one good seam to the rest holds it"
+    );
+    let held = singly_held_parts(&shapes, &g, 1, 30.0);
+    assert!(held.iter().any(|h| h.part == [7] && h.holder == Some(3)));
 }
