@@ -436,7 +436,8 @@ struct Held {
 /// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
 /// neighbour only (a bridge of its graph of mated neighbours), the latest placed first.
 /// Pieces the holes step placed have no recorded mate: each is a part of its own, held by its
-/// fit alone. Last come the parts held by poor seams only (see [`SeamGraph::poorly_held_parts`]).
+/// fit alone. A part held by poor seams only is one too, with no one holder (see
+/// [`SeamGraph::poorly_held_parts`]).
 fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32, good_seam: f64) -> Vec<Held> {
     let graph = SeamGraph::of_cluster(shapes, g, cluster);
     let mut parts: Vec<Held> = Vec::new();

@@ -1,8 +1,8 @@
 //! The graph of mated neighbours inside one cluster. Three steps look in it for seams that alone
 //! hold part of a cluster (its bridges): the re-examination takes off small parts so held
-//! ([`super::reexamine`]), `cut_apart` cuts the other clusters at them, `rejoin` the largest.
-//! They build it here, once, the same way: a piece's neighbours are the pieces its chainlets
-//! are mated to, in the same cluster, each once.
+//! ([`super::reexamine`]), and parts held by poor seams only, `cut_apart` cuts the other
+//! clusters at them, `rejoin` the largest. They build it here, once, the same way: a piece's
+//! neighbours are the pieces its chainlets are mated to, in the same cluster, each once.
 
 use super::grow::Growth;
 use super::reexamine::members;
@@ -111,7 +111,7 @@ impl SeamGraph {
     }
 }
 
-pub(super) fn ordered(a: usize, b: usize) -> (usize, usize) {
+fn ordered(a: usize, b: usize) -> (usize, usize) {
     (a.min(b), a.max(b))
 }
 
