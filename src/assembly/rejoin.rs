@@ -21,7 +21,7 @@ use super::grow::{Growth, ENDPOINT_FRACTION};
 use super::holes::largest_cluster;
 use super::matings::MatingTable;
 use super::merge::merge_clusters;
-use super::reexamine::{members, MAX_PART};
+use super::reexamine::{members, take_off, MAX_PART};
 use super::restarts::{seam_quality, Quality};
 use super::shapes::Shapes;
 use rayon::prelude::*;
@@ -68,7 +68,8 @@ pub(super) fn rejoin_bridged_blocks(shapes: &Shapes, table: &MatingTable, g: &mu
             .par_iter()
             .filter_map(|cut| {
                 let mut trial = g.clone();
-                cut_off(shapes, &mut trial, &cut.side);
+                // A block of several pieces stays a cluster of its own, unmated from the rest.
+                take_off(shapes, &mut trial, &cut.side);
                 merge_clusters(shapes, table, &mut trial, tol_end);
                 // Merged back with the rest, not onto another cluster.
                 let cluster = trial.placed[pieces[0]].as_ref()?.cluster;
@@ -132,25 +133,6 @@ fn held(shapes: &Shapes, g: &Growth, pieces: &[usize], limit: f64) -> Held {
     }
 }
 
-/// Makes `side` a cluster of its own, its seams with the rest unmated.
-fn cut_off(shapes: &Shapes, g: &mut Growth, side: &[usize]) {
-    let block = g.clusters;
-    g.clusters += 1;
-    for &i in side {
-        if let Some(p) = g.placed[i].as_mut() {
-            p.cluster = block;
-        }
-        for &c in &shapes.pieces[i].chainlets {
-            if let Some((o, _)) = g.mate_of[c] {
-                if !side.contains(&shapes.chainlets[o].piece) {
-                    g.mate_of[c] = None;
-                    g.mate_of[o] = None;
-                }
-            }
-        }
-    }
-}
-
 /// The area of the convex hull of `pieces` as placed.
 fn hull_area(shapes: &Shapes, g: &Growth, pieces: &[usize]) -> f64 {
     let points: Vec<P2> = pieces
@@ -178,7 +160,7 @@ mod tests {
     #[test]
     fn a_block_cut_off_is_a_cluster_of_its_own_with_its_bridge_unmated() {
         let (shapes, mut g) = chain();
-        cut_off(&shapes, &mut g, &[2, 3]);
+        take_off(&shapes, &mut g, &[2, 3]);
         assert_eq!(g.clusters, 3);
         let cluster = |i: usize| g.placed[i].as_ref().map(|p| p.cluster);
         assert_eq!(
