@@ -28,9 +28,10 @@ mod raster;
 mod region_fits;
 mod regions;
 
+use super::border_line;
 use super::edge_colour::SeamColours;
-use super::geometry::P2;
-use super::grow::{Growth, Placed};
+use super::geometry::{Pose, P2};
+use super::grow::{Growth, Placed, ENDPOINT_FRACTION};
 use super::merge::move_cluster;
 use super::shapes::Shapes;
 use accept::{
@@ -60,6 +61,11 @@ const REGION_MARGIN: f64 = 0.5;
 /// (irregular 20 photos seeds 42 and 13: 0.17, 0.12; 0.1 lost both), the wrong ones of
 /// irregular 100 photos seed 21 0.39–0.68.
 const BEYOND_BOUNDS: f64 = 0.3;
+/// … and this far where a border side of it continues a placed piece's (see [`sticks_out`]).
+const BEYOND_ON_BORDER: f64 = 0.5;
+/// Pieces whose centroids lie within this many median piece sizes of a fit's are its
+/// neighbours for the border test.
+const NEAR_BORDER: f64 = 2.0;
 /// A cluster other than the largest has its holes and notches filled too from this many
 /// pieces: a block of 3 × 3 closes a hole; smaller clusters are items to fit, not hosts.
 const MIN_HOST: usize = 9;
@@ -206,7 +212,7 @@ fn fill_round(
             region_fits(shapes, &frame, limits, (hole, region), &items, cache)
                 .into_iter()
                 .filter(|f| f.distance < AMBIGUITY * f.tolerance)
-                .filter(|f| !sticks_out(&items[f.item], f, &frame, size))
+                .filter(|f| !sticks_out(shapes, g, cluster, &items[f.item], f, &frame))
                 .filter(tight_beside_an_excused_knob)
                 .filter_map(|f| {
                     let members = items[f.item]
@@ -393,11 +399,51 @@ pub(super) fn beside_empty_regions(
 }
 
 /// Whether `fit` places its item beyond the least rectangle holding the cluster by more than
-/// [`BEYOND_BOUNDS`] of the median piece size `size` (see [`Frame::beyond_bounds`]).
-fn sticks_out(item: &Item, fit: &Fit, frame: &Frame, size: f64) -> bool {
-    item.outline
+/// [`BEYOND_BOUNDS`] of the median piece size (see [`Frame::beyond_bounds`]), unless one of
+/// its border sides continues a placed piece's, end to start (see `border_line`), and it
+/// reaches no farther than [`BEYOND_ON_BORDER`]. With a corner region empty, the least
+/// rectangle need not follow the puzzle's frame, and a corner piece may bulge past it while
+/// its bottom side runs on from its neighbour's (irregular 20 photos seed 9 with three
+/// missing and three extraneous pieces: 0.42 of a piece); a piece sticking out of the
+/// puzzle's side stands off its border line.
+fn sticks_out(
+    shapes: &Shapes,
+    g: &Growth,
+    cluster: u32,
+    item: &Item,
+    fit: &Fit,
+    frame: &Frame,
+) -> bool {
+    let size = shapes.median_size;
+    let reach = item
+        .outline
         .iter()
-        .any(|q| frame.beyond_bounds(&(fit.pose * q)) > BEYOND_BOUNDS * size)
+        .map(|q| frame.beyond_bounds(&(fit.pose * q)))
+        .fold(0.0, f64::max);
+    if reach <= BEYOND_BOUNDS * size {
+        return false;
+    }
+    if reach > BEYOND_ON_BORDER * size {
+        return true;
+    }
+    let near: Vec<(usize, Pose)> = g
+        .placed
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            p.as_ref()
+                .filter(|p| p.cluster == cluster)
+                .map(|p| (i, p.pose))
+        })
+        .filter(|(i, at)| {
+            (at * shapes.pieces[*i].centroid - fit.centre).norm() < NEAR_BORDER * size
+        })
+        .collect();
+    let tol = ENDPOINT_FRACTION * size;
+    !item
+        .members
+        .iter()
+        .any(|&(piece, at)| border_line::continued(shapes, &near, piece, &(fit.pose * at), tol) > 0)
 }
 
 /// Whether a piece with an outline is left out, or a cluster other than `largest` is placed:

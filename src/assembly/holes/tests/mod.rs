@@ -13,6 +13,7 @@ use super::*;
 use crate::assembly::shapes::PieceShape;
 use nalgebra::{Isometry2, Vector2};
 
+mod bounds;
 mod colour;
 mod fits;
 mod knobs;
