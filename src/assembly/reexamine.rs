@@ -324,7 +324,9 @@ pub(super) fn members(g: &Growth, cluster: u32) -> Vec<usize> {
 
 /// Whether `trial` (after `part` was taken off and the holes refilled) is better than `g`: its
 /// largest cluster has more pieces than `before`, or, for a part that stuck `outside` the
-/// puzzle, as many with every piece of `part` in it at another place. A part inside it is
+/// puzzle, as many with every piece of `part` in it at another place or left out (others
+/// took its place in the count: irregular 100 photos seed 39, a piece hanging off the left
+/// edge whose corner piece then fitted its notch). A part inside it is
 /// not moved for another place alone: a fit to part of a notch, held by two sides, is no
 /// stronger than the mating that held it (irregular 100 photos seed 21: a true piece moved
 /// 212 px so); but a single piece is, to a place where its neighbours hold it all round and
@@ -347,12 +349,12 @@ pub(super) fn better(
     if !outside {
         return part.len() == 1 && moved_to_be_held_all_round(shapes, g, trial, part[0], cluster);
     }
-    part.iter().all(|&i| {
-        let (Some(old), Some(new)) = (&g.placed[i], &trial.placed[i]) else {
-            return false;
-        };
-        moved_elsewhere(shapes, old, new, i, cluster)
-    })
+    part.iter()
+        .all(|&i| match (&g.placed[i], &trial.placed[i]) {
+            (Some(old), Some(new)) => moved_elsewhere(shapes, old, new, i, cluster),
+            (Some(_), None) => true,
+            _ => false,
+        })
 }
 
 /// Whether piece `i`, placed at `old` before a trial and at `new` after it, lies in `cluster`

@@ -259,3 +259,28 @@ fn a_pair_held_to_the_rest_by_poor_seams_only_is_a_part() {
     let held = singly_held_parts(&shapes, &g, 1, 30.0);
     assert!(held.iter().any(|h| h.part == [7] && h.holder == Some(3)));
 }
+
+/// A part sticking out of the puzzle may be left out where as many pieces took its place in
+/// the largest cluster (irregular 100 photos seed 39: a piece hanging off the left edge,
+/// taken off, let the corner piece fit its notch, and fitted nowhere itself); a part inside
+/// may not, and a trial with fewer pieces is no better.
+#[test]
+fn a_part_sticking_out_may_give_its_place_in_the_count_to_others() {
+    // 0–1–2–3–4 in cluster 0, piece 5 left out.
+    let (shapes, mut g) = chain(6);
+    g.placed[5] = None;
+    let before = members(&g, 0);
+    let mut trial = g.clone();
+    trial.placed[4] = None;
+    trial.placed[5] = g.placed[0].clone();
+    assert!(better(&shapes, &g, &trial, &before, &[4], true));
+    assert!(!better(&shapes, &g, &trial, &before, &[4], false));
+    // Fewer pieces.
+    let mut fewer = g.clone();
+    fewer.placed[4] = None;
+    assert!(!better(&shapes, &g, &fewer, &before, &[4], true));
+    // A piece of the part stayed where it was.
+    let mut stayed = trial.clone();
+    stayed.placed[3] = g.placed[3].clone();
+    assert!(!better(&shapes, &g, &stayed, &before, &[3, 4], true));
+}
