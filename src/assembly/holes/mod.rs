@@ -24,6 +24,7 @@ mod items;
 mod knobs;
 mod loose_groups;
 mod partial;
+mod place;
 mod raster;
 mod region_fits;
 mod regions;
@@ -31,8 +32,7 @@ mod regions;
 use super::border_line;
 use super::edge_colour::SeamColours;
 use super::geometry::{Pose, P2};
-use super::grow::{Growth, Placed, ENDPOINT_FRACTION};
-use super::merge::move_cluster;
+use super::grow::{Growth, ENDPOINT_FRACTION};
 use super::shapes::Shapes;
 use accept::{
     bar, enough_seams, look_alike_rivals, max_colour, one_seam, one_seam_runs_on,
@@ -43,6 +43,7 @@ pub(crate) use cache::FitCache;
 use colour::{seam_colour, Seams};
 use items::{has_outline, items, small_cluster, Item, Items};
 pub(crate) use loose_groups::fill_with_loose_groups;
+use place::place_fits;
 use raster::{cluster_frame, Frame, SEAM_CLOSE_PX};
 use rayon::prelude::*;
 use region_fits::{notch_limits, region_fits, Fit, NOTCH_AREA};
@@ -290,107 +291,6 @@ fn fill_round(
         }
     }
     place_fits(shapes, g, cluster, &items, fits)
-}
-
-/// Places the round's accepted `fits` of `items` into `cluster`: pieces first, best first,
-/// then one cluster at most (moving a cluster numbers the clusters anew), each place taken
-/// once. Returns how many pieces were placed.
-fn place_fits(
-    shapes: &Shapes,
-    g: &mut Growth,
-    cluster: u32,
-    items: &[Item],
-    mut fits: Vec<Fit>,
-) -> usize {
-    let size = shapes.median_size;
-    let same_place = |a: P2, b: P2| (a - b).norm() < SAME_PLACE * size;
-    fits.sort_by(|a, b| {
-        let cluster_of = |f: &Fit| items[f.item].cluster.is_some();
-        cluster_of(a)
-            .cmp(&cluster_of(b))
-            .then(a.distance.total_cmp(&b.distance))
-    });
-    let mut sequence = g
-        .placed
-        .iter()
-        .flatten()
-        .map(|p| p.sequence)
-        .max()
-        .unwrap_or(0);
-    let mut placed = 0;
-    let mut taken = vec![false; items.len()];
-    // A cluster gives one piece a round at most, so that it keeps one (see `Items`).
-    let mut left: Vec<u32> = Vec::new();
-    // A region joining notches is offered whole and as each of them (see `empty_regions`):
-    // two items may be the best of one place.
-    let mut filled: Vec<P2> = Vec::new();
-    // A cluster fitted as one is told from a piece fitted alone by its centre, which lies
-    // between its pieces: a piece fitted to the place of one of them (a corner piece turned
-    // into its neighbour's place, irregular 100 photos seed 55) overlapped it. The cluster's
-    // shape is the stronger evidence: the piece gives way, and is fitted again next round.
-    let places = |item: &Item, pose: &Pose| -> Vec<P2> {
-        item.members
-            .iter()
-            .map(|&(i, at)| pose * at * shapes.pieces[i].centroid)
-            .collect()
-    };
-    let claimed = fits
-        .iter()
-        .find(|f| items[f.item].cluster.is_some())
-        .map(|f| places(&items[f.item], &f.pose))
-        .unwrap_or_default();
-    for Fit {
-        item,
-        pose,
-        distance,
-        tolerance,
-        centre,
-        ..
-    } in fits
-    {
-        // An item is the best of one region at most (see `alone_there`), but for a perfect fit.
-        if std::mem::replace(&mut taken[item], true)
-            || filled.iter().any(|&c| same_place(c, centre))
-        {
-            continue;
-        }
-        let it = &items[item];
-        if let Some(c) = it.cluster {
-            let members = places(it, &pose);
-            if members
-                .iter()
-                .any(|&m| filled.iter().any(|&f| same_place(f, m)))
-            {
-                continue;
-            }
-            move_cluster(g, c, cluster, &pose);
-            placed += it.members.len();
-            break;
-        }
-        if claimed.iter().any(|&m| same_place(m, centre)) {
-            continue;
-        }
-        if let Some(c) = it.member_of {
-            if left.contains(&c) {
-                continue;
-            }
-            left.push(c);
-        }
-        filled.push(centre);
-        let i = it.members[0].0;
-        sequence += 1;
-        g.placed[i] = Some(Placed {
-            pose,
-            sequence,
-            cluster,
-            supports: 1,
-            merit: (distance / tolerance).min(1.0),
-            spans: 0,
-        });
-        g.loose.retain(|&l| l != i);
-        placed += 1;
-    }
-    placed
 }
 
 /// The empty regions of `frame` that a round fits items to.

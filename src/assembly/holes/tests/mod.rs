@@ -10,6 +10,8 @@ use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
 use super::partial::{across_pieces, fit_partial};
 use super::region_fits::{fits_area, holds_a_run, run_area};
 use super::*;
+use crate::assembly::grow::Placed;
+use crate::assembly::merge::move_cluster;
 use crate::assembly::shapes::PieceShape;
 use nalgebra::{Isometry2, Vector2};
 
