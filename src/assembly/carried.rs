@@ -50,14 +50,14 @@ impl Held {
 }
 
 /// The contacts of every part of a cluster held by no seam to the rest of it (its seam graph's
-/// components but the largest, see [`SeamGraph`]), at the poses the pieces have now. A part
+/// parts but the largest, see [`SeamGraph::loose_parts`]), at the poses the pieces have now. A part
 /// of one piece is a piece the holes step placed; of more, a small cluster it fitted into a
 /// notch whole, whose pieces hold one another only (irregular 100 photos seed 43: a corner
 /// pair fitted home was left 28 px off its neighbours as they moved).
 pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
     let mut held = Vec::new();
     for cluster in 0..g.clusters {
-        for part in loose_parts(&SeamGraph::of_cluster(shapes, g, cluster)) {
+        for part in SeamGraph::of_cluster(shapes, g, cluster).loose_parts() {
             let (mut here, mut there, mut touched) = (Vec::new(), Vec::new(), Vec::new());
             let mut pieces = Vec::new();
             for &m in &part {
@@ -66,7 +66,8 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
                 };
                 pieces.push((m, at));
                 for (q, contact) in touching(shapes, g, m, STRIDE, NEIGHBOURHOOD) {
-                    let Some((n, y)) = contact.filter(|(n, _)| !part.contains(n)) else {
+                    let Some((n, y)) = contact.filter(|(n, _)| part.binary_search(n).is_err())
+                    else {
                         continue;
                     };
                     let Some(pose) = g.placed[n].as_ref().map(|q| q.pose) else {
@@ -89,38 +90,6 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
         }
     }
     held
-}
-
-/// The components of `graph` but the one of most pieces (the first of them), each as its
-/// pieces.
-fn loose_parts(graph: &SeamGraph) -> Vec<Vec<usize>> {
-    let n = graph.pieces.len();
-    let mut part = vec![usize::MAX; n];
-    let mut parts: Vec<Vec<usize>> = Vec::new();
-    for start in 0..n {
-        if part[start] != usize::MAX {
-            continue;
-        }
-        let k = parts.len();
-        part[start] = k;
-        let mut stack = vec![start];
-        let mut nodes = Vec::new();
-        while let Some(u) = stack.pop() {
-            nodes.push(graph.pieces[u]);
-            for &v in &graph.neighbours[u] {
-                if part[v] == usize::MAX {
-                    part[v] = k;
-                    stack.push(v);
-                }
-            }
-        }
-        nodes.sort_unstable();
-        parts.push(nodes);
-    }
-    if let Some(body) = (0..parts.len()).max_by_key(|&k| (parts[k].len(), std::cmp::Reverse(k))) {
-        parts.remove(body);
-    }
-    parts
 }
 
 /// Every `stride`-th point of piece `m`'s outline (in its own frame), each with the nearest

@@ -1,12 +1,14 @@
 //! The graph of mated neighbours inside one cluster. Three steps look in it for seams that alone
 //! hold part of a cluster (its bridges): the re-examination takes off small parts so held
 //! ([`super::reexamine`]), and parts held by poor seams only, `cut_apart` cuts the other
-//! clusters at them, `rejoin` the largest. They build it here, once, the same way: a piece's
-//! neighbours are the pieces its chainlets are mated to, in the same cluster, each once.
+//! clusters at them, `rejoin` the largest; settling carries the parts no seam holds to the
+//! rest ([`super::carried`]). They build it here, once, the same way: a piece's neighbours are
+//! the pieces its chainlets are mated to, in the same cluster, each once.
 
 use super::grow::Growth;
 use super::reexamine::members;
 use super::shapes::Shapes;
+use std::cmp::Reverse;
 
 /// One cluster's pieces as nodes `0..pieces.len()`, in the order of their piece indices, so a
 /// walk over nodes visits pieces in the order a walk over piece indices would.
@@ -73,23 +75,7 @@ impl SeamGraph {
     /// 111, hanging outside the puzzle's edge). A part held by one seam is a bridge's side.
     pub fn poorly_held_parts(&self, good_seam: f64, max: usize) -> Vec<Vec<usize>> {
         let n = self.pieces.len();
-        let node = |i: usize| self.pieces.binary_search(&i).expect("seams join members");
-        // Union-find over the good seams, each part rooted at its least node.
-        let mut root: Vec<usize> = (0..n).collect();
-        fn find(root: &mut [usize], mut a: usize) -> usize {
-            while root[a] != a {
-                root[a] = root[root[a]];
-                a = root[a];
-            }
-            a
-        }
-        for &(i, j, delta) in &self.seams {
-            if delta <= good_seam {
-                let (a, b) = (find(&mut root, node(i)), find(&mut root, node(j)));
-                root[a.max(b)] = a.min(b);
-            }
-        }
-        let part_of: Vec<usize> = (0..n).map(|a| find(&mut root, a)).collect();
+        let part_of = self.part_of(|delta| delta <= good_seam);
         let mut parts: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (a, &k) in part_of.iter().enumerate() {
             parts[k].push(a);
@@ -108,6 +94,43 @@ impl SeamGraph {
             })
             .map(|(_, part)| part.iter().map(|&a| self.pieces[a]).collect())
             .collect()
+    }
+
+    /// The parts the seams hold together but the one of most pieces (the first of them), each
+    /// as its pieces, ascending: what no seam holds to the rest of the cluster (a piece the
+    /// holes step placed, a small cluster it fitted whole; see `carried`).
+    pub fn loose_parts(&self) -> Vec<Vec<usize>> {
+        let part_of = self.part_of(|_| true);
+        let mut parts: Vec<Vec<usize>> = vec![Vec::new(); self.pieces.len()];
+        for (a, &k) in part_of.iter().enumerate() {
+            parts[k].push(self.pieces[a]);
+        }
+        parts.retain(|part| !part.is_empty());
+        if let Some(body) = (0..parts.len()).max_by_key(|&k| (parts[k].len(), Reverse(k))) {
+            parts.remove(body);
+        }
+        parts
+    }
+
+    /// Each node's part, named by its least node: union-find over the seams whose Δ `joins`
+    /// takes.
+    fn part_of(&self, joins: impl Fn(f64) -> bool) -> Vec<usize> {
+        let node = |i: usize| self.pieces.binary_search(&i).expect("seams join members");
+        let mut root: Vec<usize> = (0..self.pieces.len()).collect();
+        fn find(root: &mut [usize], mut a: usize) -> usize {
+            while root[a] != a {
+                root[a] = root[root[a]];
+                a = root[a];
+            }
+            a
+        }
+        for &(i, j, delta) in &self.seams {
+            if joins(delta) {
+                let (a, b) = (find(&mut root, node(i)), find(&mut root, node(j)));
+                root[a.max(b)] = a.min(b);
+            }
+        }
+        (0..root.len()).map(|a| find(&mut root, a)).collect()
     }
 }
 
