@@ -6,7 +6,7 @@ use super::cache::Found;
 use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
 use super::raster::Frame;
 use super::regions::Hole;
-use kiddo::{ImmutableKdTree, SquaredEuclidean};
+pub(super) use super::rim::Rim;
 use nalgebra::{Isometry2, Vector2};
 
 /// Starting rotations of the fit, evenly spread.
@@ -27,27 +27,6 @@ const MIN_DEEP_SHARE: f64 = 0.3;
 fn thin(points: &[P2], n: usize) -> Vec<P2> {
     let step = points.len().div_ceil(n.max(1)).max(1);
     points.iter().step_by(step).copied().collect()
-}
-
-/// A rim's points in a k-d tree: the fits ask for the nearest rim point some hundred thousand
-/// times per piece and region.
-pub(super) struct Rim {
-    pub points: Vec<P2>,
-    tree: ImmutableKdTree<f64, 2>,
-}
-
-impl Rim {
-    pub fn new(points: Vec<P2>) -> Rim {
-        let coords: Vec<[f64; 2]> = points.iter().map(|q| [q.x, q.y]).collect();
-        let tree = ImmutableKdTree::new_from_slice(&coords);
-        Rim { points, tree }
-    }
-
-    /// The rim point nearest to `p`, and its distance.
-    pub fn nearest(&self, p: &P2) -> (P2, f64) {
-        let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
-        (self.points[found.item as usize], found.distance.sqrt())
-    }
 }
 
 /// The distance from `p` to the nearest of `to`, a placed outline of a few hundred points
@@ -76,9 +55,7 @@ pub(super) fn icp_step(
         .iter()
         .map(|q| (*q, pose * q))
         .filter(|(_, p)| keep(p))
-        .map(|(q, p)| (q, rim.nearest(&p)))
-        .filter(|(_, (_, d))| *d <= reach)
-        .map(|(q, (r, _))| (q, r))
+        .filter_map(|(q, p)| rim.nearest_within(&p, reach).map(|(r, _)| (q, r)))
         .unzip();
     if from.len() < min_pairs {
         return None;
@@ -194,7 +171,7 @@ pub(super) fn fit_to_notch(
 ) -> Option<Found> {
     let (outline, rim, deep) = thinned_with_deep_rim(outline, notch, frame, limits)?;
     let on_own_border: Vec<bool> = outline.iter().map(|q| on_border(border, q)).collect();
-    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
+    let deep_inside = |q: &P2| frame.deeper_than(q, limits.depth);
     let far = limits.far();
     let stages = notch_stages(limits);
     let turn = signed_area(&outline).signum();
@@ -342,7 +319,7 @@ pub(super) fn thinned_with_deep_rim(
     let deep: Vec<P2> = rim
         .points
         .iter()
-        .filter(|q| frame.depth(q) > limits.depth)
+        .filter(|q| frame.deeper_than(q, limits.depth))
         .copied()
         .collect();
     (deep.len() >= 8).then_some((outline, rim, deep))
@@ -386,7 +363,7 @@ const ON_BORDER_PX: f64 = 2.0;
 /// outside). The frame's own border sides are kept among the deep rim: in an earlier form of
 /// this change, leaving them out too lost irregular 100 photos seed 23 (100 → 97.7 %).
 pub(super) fn on_border(border: Option<&Rim>, q: &P2) -> bool {
-    border.is_some_and(|b| b.nearest(q).1 <= ON_BORDER_PX)
+    border.is_some_and(|b| b.nearest_within(q, ON_BORDER_PX).is_some())
 }
 
 /// What [`fit_to_notch`] accepts, in pixels but for `max_intrusion`, a share of the outline.

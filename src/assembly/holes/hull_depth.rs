@@ -4,7 +4,8 @@
 //! sides; over a small cell of the plane only a few sides can give that least distance, so
 //! each cell keeps just those and the answer stays exact.
 
-use super::super::geometry::{convex_depth, side_depth, P2};
+use super::super::geometry::P2;
+use nalgebra::Vector2;
 
 /// Cell side in pixels: a 100-piece cluster at 120 px per piece has some 10,000 cells and a
 /// hull of about 80 sides, of which a cell keeps one to three.
@@ -13,6 +14,9 @@ const CELL: f64 = 16.0;
 pub(super) struct HullDepth {
     /// Counter-clockwise in x-right y-up axes.
     hull: Vec<P2>,
+    /// Per side, its direction vector and length, as `geometry::side_depth` takes them: the
+    /// same arithmetic, without a square root per question.
+    along: Vec<(Vector2<f64>, f64)>,
     x0: f64,
     y0: f64,
     columns: usize,
@@ -21,7 +25,17 @@ pub(super) struct HullDepth {
     /// .. starts[k + 1]]`.
     starts: Vec<usize>,
     sides: Vec<u32>,
+    /// Per cell, the least and the greatest depth a point in it may have: the depth is the
+    /// least of the sides' distances, each linear, so over the cell it is no less than the
+    /// least of their values at the corners and no more than the least of their greatest
+    /// there. Most cells lie wholly deeper or shallower than a notch's depth, which answers
+    /// [`HullDepth::deeper_than`] without a side.
+    range: Vec<(f64, f64)>,
 }
+
+/// Rounding allowance (px) on a cell's depth range: past it, a point's own depth, rounded
+/// otherwise, lies on the same side of a threshold as the range does.
+const RANGE_SLACK: f64 = 1e-6;
 
 impl HullDepth {
     /// For points in `[x0, x1] × [y0, y1]` mostly; points outside are answered too, more
@@ -29,16 +43,24 @@ impl HullDepth {
     pub fn new(hull: Vec<P2>, x0: f64, y0: f64, x1: f64, y1: f64) -> HullDepth {
         let columns = ((x1 - x0) / CELL).ceil().max(1.0) as usize;
         let rows = ((y1 - y0) / CELL).ceil().max(1.0) as usize;
+        let n = hull.len();
+        let along = (0..n)
+            .map(|k| {
+                let v = hull[(k + 1) % n] - hull[k];
+                (v, v.norm())
+            })
+            .collect();
         let mut depth = HullDepth {
             hull,
+            along,
             x0,
             y0,
             columns,
             rows,
             starts: vec![0],
             sides: Vec::new(),
+            range: Vec::new(),
         };
-        let n = depth.hull.len();
         if n < 3 {
             depth.rows = 0;
             return depth;
@@ -60,6 +82,8 @@ impl HullDepth {
                     })
                     .collect();
                 let bound = range.iter().map(|r| r.1).fold(f64::MAX, f64::min);
+                let least = range.iter().map(|r| r.0).fold(f64::MAX, f64::min);
+                depth.range.push((least, bound));
                 depth
                     .sides
                     .extend((0..n).filter(|&k| range[k].0 <= bound).map(|k| k as u32));
@@ -76,16 +100,40 @@ impl HullDepth {
         if n < 3 {
             return f64::NEG_INFINITY;
         }
-        let (cx, cy) = ((p.x - self.x0) / CELL, (p.y - self.y0) / CELL);
-        if cx >= 0.0 && cy >= 0.0 && (cx as usize) < self.columns && (cy as usize) < self.rows {
-            let k = cy as usize * self.columns + cx as usize;
+        if let Some(k) = self.cell(p) {
             self.sides[self.starts[k]..self.starts[k + 1]]
                 .iter()
                 .map(|&s| self.side_distance(s as usize, p))
                 .fold(f64::INFINITY, f64::min)
         } else {
-            convex_depth(&self.hull, p)
+            (0..n)
+                .map(|s| self.side_distance(s, p))
+                .fold(f64::INFINITY, f64::min)
         }
+    }
+
+    /// Whether `p` lies deeper than `t` inside the polygon: `depth(p) > t`, answered from the
+    /// cell's depth range where that settles it.
+    pub fn deeper_than(&self, p: &P2, t: f64) -> bool {
+        if self.hull.len() >= 3 {
+            if let Some(k) = self.cell(p) {
+                let (least, greatest) = self.range[k];
+                if least > t + RANGE_SLACK {
+                    return true;
+                }
+                if greatest <= t - RANGE_SLACK {
+                    return false;
+                }
+            }
+        }
+        self.depth(p) > t
+    }
+
+    /// The cell holding `p`, if any.
+    fn cell(&self, p: &P2) -> Option<usize> {
+        let (cx, cy) = ((p.x - self.x0) / CELL, (p.y - self.y0) / CELL);
+        (cx >= 0.0 && cy >= 0.0 && (cx as usize) < self.columns && (cy as usize) < self.rows)
+            .then(|| cy as usize * self.columns + cx as usize)
     }
 
     /// The sides that may give the depth of a point in `[x0, x1] × [y0, y1]`, by their ends:
@@ -112,13 +160,17 @@ impl HullDepth {
 
     /// The signed distance from the line of side `k` to `p`, positive on its left (inside).
     fn side_distance(&self, k: usize, p: &P2) -> f64 {
-        let n = self.hull.len();
-        side_depth(&self.hull[k], &self.hull[(k + 1) % n], p)
+        let (a, (along, length)) = (&self.hull[k], &self.along[k]);
+        if *length == 0.0 {
+            return f64::INFINITY;
+        }
+        (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::geometry::convex_depth;
     use super::*;
 
     #[test]
@@ -136,7 +188,10 @@ mod tests {
                 // Inside the cells, and beyond them on every side.
                 let p = P2::new(-20.0 + 4.5 * i as f64, -30.0 + 4.7 * j as f64);
                 let (fast, slow) = (depth.depth(&p), convex_depth(&hull, &p));
-                assert!((fast - slow).abs() < 1e-9, "{p:?}: {fast} against {slow}");
+                assert_eq!(fast, slow, "{p:?}");
+                for t in [-10.0, 0.0, 3.0, 24.0, 60.0, slow] {
+                    assert_eq!(depth.deeper_than(&p, t), slow > t, "{p:?} {t}");
+                }
             }
         }
         assert_eq!(depth.depth(&P2::new(120.0, 110.0)).round(), 100.0);

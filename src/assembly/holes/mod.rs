@@ -28,6 +28,7 @@ mod place;
 mod raster;
 mod region_fits;
 mod regions;
+mod rim;
 
 use super::border_line;
 use super::edge_colour::SeamColours;
@@ -330,7 +331,7 @@ pub(super) fn beside_empty_regions(
                 };
                 shapes.pieces[i].outline.iter().step_by(2).any(|q| {
                     let q = p.pose * q;
-                    rims.iter().any(|r| r.nearest(&q).1 <= reach)
+                    rims.iter().any(|r| r.nearest_within(&q, reach).is_some())
                 })
             })
         })

@@ -69,7 +69,7 @@ pub(super) fn fit_partial(
     if outline.len() < 8 {
         return Vec::new();
     }
-    let deep_inside = |q: &P2| frame.depth(q) > limits.depth;
+    let deep_inside = |q: &P2| frame.deeper_than(q, limits.depth);
     let facing = Facing {
         own_border: outline.iter().map(|q| on_border(border, q)).collect(),
         turn: signed_area(&outline).signum(),
@@ -193,7 +193,7 @@ fn score(
     let n = placed.len();
     let intruding = placed
         .iter()
-        .filter(|q| frame.covers(q) && rim.nearest(q).1 > limits.tolerance)
+        .filter(|q| frame.covers(q) && rim.nearest_within(q, limits.tolerance).is_none())
         .count();
     if intruding as f64 > limits.max_intrusion * n as f64 {
         return None;

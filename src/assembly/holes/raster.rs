@@ -45,6 +45,13 @@ impl Frame {
         self.hull_depth.depth(p)
     }
 
+    /// Whether `p` lies deeper than `t` inside the cluster's convex hull: `depth(p) > t`, asked
+    /// of every outline point in every step of a notch fit, and mostly answered without
+    /// measuring (see `HullDepth::deeper_than`).
+    pub fn deeper_than(&self, p: &P2, t: f64) -> bool {
+        self.hull_depth.deeper_than(p, t)
+    }
+
     /// How far `p` lies outside the least rectangle holding the cluster (0 inside, or without
     /// one). A puzzle is a rectangle: a piece placed beyond the extent of the rest sticks out
     /// of its edge (irregular 100 photos seed 21: the pieces of a cluster left apart fitted,
