@@ -125,7 +125,12 @@ pub fn convex_hull(points: &[P2]) -> Vec<P2> {
 /// `b`, which bounds nothing.
 pub fn side_depth(a: &P2, b: &P2, p: &P2) -> f64 {
     let along = b - a;
-    let length = along.norm();
+    side_depth_along(a, &along, along.norm(), p)
+}
+
+/// [`side_depth`] for the side from `a` along `along` (of norm `length`), for callers that
+/// keep a side's direction and length to ask it of many points.
+pub fn side_depth_along(a: &P2, along: &Vector2<f64>, length: f64, p: &P2) -> f64 {
     if length == 0.0 {
         return f64::INFINITY;
     }

@@ -4,7 +4,7 @@
 //! sides; over a small cell of the plane only a few sides can give that least distance, so
 //! each cell keeps just those and the answer stays exact.
 
-use super::super::geometry::P2;
+use super::super::geometry::{side_depth_along, P2};
 use nalgebra::Vector2;
 
 /// Cell side in pixels: a 100-piece cluster at 120 px per piece has some 10,000 cells and a
@@ -14,8 +14,8 @@ const CELL: f64 = 16.0;
 pub(super) struct HullDepth {
     /// Counter-clockwise in x-right y-up axes.
     hull: Vec<P2>,
-    /// Per side, its direction vector and length, as `geometry::side_depth` takes them: the
-    /// same arithmetic, without a square root per question.
+    /// Per side, its direction vector and length: `geometry::side_depth`'s arithmetic
+    /// (`side_depth_along`), without a square root per question.
     along: Vec<(Vector2<f64>, f64)>,
     x0: f64,
     y0: f64,
@@ -160,11 +160,8 @@ impl HullDepth {
 
     /// The signed distance from the line of side `k` to `p`, positive on its left (inside).
     fn side_distance(&self, k: usize, p: &P2) -> f64 {
-        let (a, (along, length)) = (&self.hull[k], &self.along[k]);
-        if *length == 0.0 {
-            return f64::INFINITY;
-        }
-        (along.x * (p.y - a.y) - along.y * (p.x - a.x)) / length
+        let (along, length) = &self.along[k];
+        side_depth_along(&self.hull[k], along, *length, p)
     }
 }
 

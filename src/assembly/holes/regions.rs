@@ -175,7 +175,7 @@ fn notches(frame: &Frame, region: &[usize], depth: f64) -> Vec<Vec<usize>> {
     let at: HashMap<usize, usize> = region.iter().enumerate().map(|(n, &k)| (k, n)).collect();
     let deep: Vec<bool> = region
         .iter()
-        .map(|&k| frame.depth(&frame.pixel_centre(k)) > depth)
+        .map(|&k| frame.deeper_than(&frame.pixel_centre(k), depth))
         .collect();
     let neighbours = |k: usize| {
         let (x, y) = (k % w, k / w);

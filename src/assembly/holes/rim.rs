@@ -106,8 +106,7 @@ impl Rim {
         let (fx, fy) = ((p.x - self.x0) / self.cell, (p.y - self.y0) / self.cell);
         // Cell indices as integers must not saturate (a point of a degenerate pose).
         if !(fx.abs() < 1e12 && fy.abs() < 1e12) {
-            let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
-            return Some((found.item as usize, found.distance));
+            return Some(self.nearest_in_tree(p));
         }
         let (cx, cy) = (floor(fx), floor(fy));
         // How far p lies from the sides of its own cell, in cells.
@@ -136,12 +135,17 @@ impl Rim {
                 }
             }
             if r - first > MAX_RINGS {
-                let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
-                return Some((found.item as usize, found.distance));
+                return Some(self.nearest_in_tree(p));
             }
             self.search_ring(p, cx, cy, r, &mut best);
         }
         best
+    }
+
+    /// The index and squared distance of the nearest point, from the k-d tree.
+    fn nearest_in_tree(&self, p: &P2) -> (usize, f64) {
+        let found = self.tree.nearest_one::<SquaredEuclidean>(&[p.x, p.y]);
+        (found.item as usize, found.distance)
     }
 
     fn search_ring(&self, p: &P2, cx: i64, cy: i64, r: i64, best: &mut Option<(usize, f64)>) {
