@@ -57,7 +57,8 @@ pub type Closed = Vec<(usize, usize, f64)>;
 pub struct Seams {
     pub good: Closed,
     pub open: Closed,
-    /// Whether it overlaps a neighbour only as deep as a damaged side bulges (pockets only).
+    /// Whether it overlaps a neighbour only as deep as a damaged side bulges (in pockets, or
+    /// where the caller asked, see [`ClosureTest::seams_at`]).
     pub bulging: bool,
 }
 
@@ -226,17 +227,20 @@ impl ClosureTest<'_> {
 
     /// The seams of `piece` held at `pose`, split at the limit, with no verdict on the open
     /// ones: `None` only if it overlaps a member. Used where the evidence of many pieces is
-    /// weighed together (a whole cluster moved onto another, see `merge`).
+    /// weighed together (a whole cluster moved onto another, see `merge`). With `bulge`, an
+    /// overlap as deep as a damaged side bulges is let through and flagged
+    /// ([`Seams::bulging`]), for the caller to weigh.
     pub fn seams_at(
         &self,
         grid: &MemberGrid,
         g: &Growth,
         piece: usize,
         pose: &Pose,
+        bulge: bool,
     ) -> Option<Seams> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
-        self.measure(&near, &pairs, g, piece, pose)
+        self.measure_as(&near, &pairs, g, piece, pose, self.pockets || bulge)
     }
 
     /// The intersection test, then Δ of every pair lying along each other.
@@ -248,6 +252,19 @@ impl ClosureTest<'_> {
         piece: usize,
         pose: &Pose,
     ) -> Option<Seams> {
+        self.measure_as(near, pairs, g, piece, pose, self.pockets)
+    }
+
+    /// [`Self::measure`], letting a bulge through (flagged) where `bulge`.
+    fn measure_as(
+        &self,
+        near: &[(usize, Pose)],
+        pairs: &Closed,
+        g: &Growth,
+        piece: usize,
+        pose: &Pose,
+        bulge: bool,
+    ) -> Option<Seams> {
         let shape = &self.shapes.pieces[piece];
         let tol = OVERLAP_FRACTION * self.shapes.median_size;
         let pocket_tol = POCKET_OVERLAP_FRACTION * self.shapes.median_size;
@@ -258,7 +275,7 @@ impl ClosureTest<'_> {
             let tol = if table_neighbour { pocket_tol } else { tol };
             let at = q.inverse() * pose;
             if overlaps(&self.shapes.pieces[*m], shape, &at, tol) {
-                if self.pockets && !overlaps(&self.shapes.pieces[*m], shape, &at, pocket_tol) {
+                if bulge && !overlaps(&self.shapes.pieces[*m], shape, &at, pocket_tol) {
                     bulging = true;
                     continue;
                 }

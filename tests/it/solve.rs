@@ -723,6 +723,17 @@ fn two_blocks_joined_by_one_wrong_seam_rejoin_where_several_agree() {
     photo_with_3_missing_3_extraneous_solved_completely(20, 12);
 }
 
+/// Irregular 20 photos seed 1 at 120 px: a corner's wavy border side mated another border
+/// piece's at Δ 7.8, and the two true halves of the puzzle grew joined end to end by that one
+/// seam (78.4 %). Cut apart, the halves merged back only there: at every motion that joins them
+/// along their true seams, piece 16's knob neck, traced with the drop shadow filling it (pale
+/// print on pale paper), lay 14 px inside piece 8. A merge weighed as a whole now lets one
+/// such bulge through if it closes a good seam more (`assembly::merge`): 100 %.
+#[test]
+fn halves_joined_end_to_end_rejoin_past_a_neck_traced_with_its_shadow() {
+    photo_solved_completely(Kind::Irregular, 20, 1);
+}
+
 /// Asserts an irregular photographed puzzle of `pieces` with three pieces missing and three
 /// extraneous comes out with every real piece placed rightly, all in one frame (direct
 /// accuracy is measured against one placement of the whole), and no extraneous one used:
