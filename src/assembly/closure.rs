@@ -189,7 +189,7 @@ impl ClosureTest<'_> {
             good,
             open,
             bulging,
-        } = self.measure(near, pairs, g, piece, pose)?;
+        } = self.measure(near, pairs, g, piece, pose, self.pockets)?;
         if bulging {
             return self
                 .surrounded(&good, &open, SURROUNDED_GOOD_SEAMS + 1)
@@ -240,23 +240,13 @@ impl ClosureTest<'_> {
     ) -> Option<Seams> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
-        self.measure_as(&near, &pairs, g, piece, pose, self.pockets || bulge)
+        self.measure(&near, &pairs, g, piece, pose, self.pockets || bulge)
     }
 
-    /// The intersection test, then Δ of every pair lying along each other.
+    /// The intersection test, then Δ of every pair lying along each other; with `bulge` (in
+    /// pockets, or where a caller weighs it, see [`Self::seams_at`]) an overlap as deep as a
+    /// damaged side bulges is let through and flagged.
     fn measure(
-        &self,
-        near: &[(usize, Pose)],
-        pairs: &Closed,
-        g: &Growth,
-        piece: usize,
-        pose: &Pose,
-    ) -> Option<Seams> {
-        self.measure_as(near, pairs, g, piece, pose, self.pockets)
-    }
-
-    /// [`Self::measure`], letting a bulge through (flagged) where `bulge`.
-    fn measure_as(
         &self,
         near: &[(usize, Pose)],
         pairs: &Closed,
