@@ -57,8 +57,8 @@ pub type Closed = Vec<(usize, usize, f64)>;
 pub struct Seams {
     pub good: Closed,
     pub open: Closed,
-    /// Whether it overlaps a neighbour only as deep as a damaged side bulges (in pockets, or
-    /// where the caller asked, see [`ClosureTest::seams_at`]).
+    /// Whether it overlaps a neighbour only as deep as a damaged side bulges (in pockets, and
+    /// where seams are weighed together, see [`ClosureTest::seams_at`]).
     pub bulging: bool,
 }
 
@@ -227,25 +227,24 @@ impl ClosureTest<'_> {
 
     /// The seams of `piece` held at `pose`, split at the limit, with no verdict on the open
     /// ones: `None` only if it overlaps a member. Used where the evidence of many pieces is
-    /// weighed together (a whole cluster moved onto another, see `merge`). With `bulge`, an
-    /// overlap as deep as a damaged side bulges is let through and flagged
-    /// ([`Seams::bulging`]), for the caller to weigh.
+    /// weighed together (a whole cluster moved onto another, see `merge`): there an overlap as
+    /// deep as a damaged side bulges is let through and flagged ([`Seams::bulging`]), for the
+    /// caller to weigh.
     pub fn seams_at(
         &self,
         grid: &MemberGrid,
         g: &Growth,
         piece: usize,
         pose: &Pose,
-        bulge: bool,
     ) -> Option<Seams> {
         let near = self.near(grid, g, piece, pose);
         let pairs = self.lying_along(&near, g, piece, pose);
-        self.measure(&near, &pairs, g, piece, pose, self.pockets || bulge)
+        self.measure(&near, &pairs, g, piece, pose, true)
     }
 
     /// The intersection test, then Δ of every pair lying along each other; with `bulge` (in
-    /// pockets, or where a caller weighs it, see [`Self::seams_at`]) an overlap as deep as a
-    /// damaged side bulges is let through and flagged.
+    /// pockets, and where seams are weighed together, see [`Self::seams_at`]) an overlap as
+    /// deep as a damaged side bulges is let through and flagged.
     fn measure(
         &self,
         near: &[(usize, Pose)],

@@ -247,7 +247,7 @@ fn damaged_seams_at(
     let near_limit = POCKET_NEAR * test.limit();
     for &i in from {
         let pose = motion * g.placed[i].as_ref().expect("member").pose;
-        let seams = test.seams_at(grid, g, i, &pose, true)?;
+        let seams = test.seams_at(grid, g, i, &pose)?;
         bulging += usize::from(seams.bulging);
         if bulging > MAX_BULGING {
             return None;
