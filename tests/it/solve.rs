@@ -734,6 +734,24 @@ fn halves_joined_end_to_end_rejoin_past_a_neck_traced_with_its_shadow() {
     photo_solved_completely(Kind::Irregular, 20, 1);
 }
 
+/// Irregular 100 photos seed 39: a border piece and its neighbour grew into a pair apart
+/// (truth 51, 52), and the two pieces beside them (truth 43, 53) were left out of the notch
+/// the four share on the bowed left edge (92.7 %). At its true place the pair is away from the
+/// rim along its border side (facing the strip between the edge and the hull) and along the
+/// side facing the next piece's place; the border side, the longer, was taken for the open
+/// side, the other judged, its points stray. The open side is now the one facing the rest of
+/// the region (`assembly::holes::partial`): the pair and both pieces are placed, every piece
+/// at its true place but one. That one, the last piece of the top edge (truth 7), goes in
+/// turned round into a slot about 5 px wider than it, the cluster having drifted there (98.2 %;
+/// docs/solve.md, Known limits).
+#[test]
+fn a_pair_fits_part_of_a_notch_open_towards_its_neighbours_not_the_edge() {
+    let (report, s) = photo_solved(Kind::Irregular, 100, 39);
+    assert_eq!(report.assembly.clusters, 1, "{}", s.summary());
+    assert_eq!(s.pieces_placed, 100, "{}", s.summary());
+    assert!(s.direct_accuracy >= 0.99, "{}", s.summary());
+}
+
 /// Asserts an irregular photographed puzzle of `pieces` with three pieces missing and three
 /// extraneous comes out with every real piece placed rightly, all in one frame (direct
 /// accuracy is measured against one placement of the whole), and no extraneous one used:
