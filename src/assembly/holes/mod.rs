@@ -253,18 +253,21 @@ fn fill_round(
         })
         .collect();
     // Each region's best fit, where nothing else fits that place nor that item another
-    // place nearly as well; best first. A region filled from its ends takes one piece per
-    // round (the next fits against it).
+    // place nearly as well; best first. A region filled from its ends takes a piece at each
+    // end a round at most (the next fits against them): waiting a round for the second end
+    // lost it where the first end's neighbour left the strip beside the puzzle's edge joined
+    // to its slot (irregular 100 photos seed 39: a top edge's last two pieces, the second,
+    // alone in a slot of 1.71 pieces' area, fitted turned round).
     let same_place = |a: P2, b: P2| (a - b).norm() < SAME_PLACE * size;
-    let mut fits: Vec<Fit> = Vec::new();
-    for (region, look_alikes) in &per_region {
-        let Some(best) = region.first() else {
-            continue;
-        };
+    let accepted = |best: &Fit, region: &[Fit], look_alikes: &[Fit]| {
         let clear = |other: &Fit| other.distance >= AMBIGUITY * best.distance;
         let rivals_here =
             |f: &&Fit| f.item != best.item && (!f.partial || same_place(f.centre, best.centre));
-        let alone_here = region.iter().skip(1).filter(rivals_here).all(clear)
+        let alone_here = region
+            .iter()
+            .filter(|f| !std::ptr::eq(*f, best))
+            .filter(rivals_here)
+            .all(clear)
             && !look_alikes
                 .iter()
                 .filter(rivals_here)
@@ -287,8 +290,26 @@ fn fill_round(
         } else {
             elsewhere.all(clear)
         };
-        if best.distance <= bar(best, round) && alone_here && alone_there {
-            fits.push(*best);
+        best.distance <= bar(best, round) && alone_here && alone_there
+    };
+    let mut fits: Vec<Fit> = Vec::new();
+    for (region, look_alikes) in &per_region {
+        let Some(best) = region.first() else {
+            continue;
+        };
+        if !accepted(best, region, look_alikes) {
+            continue;
+        }
+        fits.push(*best);
+        // The other end of a region filled from its ends, another item's fit to part of it a
+        // piece or more away, is taken in the same round where it passes alone.
+        if best.partial {
+            let other_end = region.iter().find(|f| {
+                f.partial && f.item != best.item && (f.centre - best.centre).norm() >= size
+            });
+            if let Some(other) = other_end.filter(|f| accepted(f, region, look_alikes)) {
+                fits.push(*other);
+            }
         }
     }
     place_fits(shapes, g, cluster, &items, fits)
