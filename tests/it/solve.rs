@@ -1290,13 +1290,16 @@ fn two_pairs_of_border_pieces_swapped_go_back_to_their_own_notches() {
     photo_solved_completely(Kind::Classic, 100, 55);
 }
 
-/// Irregular 100 photos seed 2: with the re-examination switched off it gives 98.22 % with
-/// one piece left out (measured in session 34); the re-examination takes off a part held by
+/// Irregular 100 photos seed 10: with the re-examination switched off it gives 95.5 % with
+/// two pieces left out (measured in session 50); the re-examination takes off a part held by
 /// one neighbour, refills the holes, and every piece goes home: 100 %, one part moved. It
-/// holds the re-examination to its work now that seed 55 (above) no longer needs it.
+/// holds the re-examination to its work now that seed 55 (above) no longer needs it, nor
+/// seed 2 (98.2 % without it in session 34, this test's set until session 50, when a fit to
+/// part of a region began to take the side facing the region for its open side, and the holes
+/// step placed its piece directly).
 #[test]
 fn a_part_held_by_one_neighbour_gives_way_to_the_piece_left_out() {
-    solves_with_parts_moved(Kind::Irregular, 100, 2, 1);
+    solves_with_parts_moved(Kind::Irregular, 100, 10, 1);
 }
 
 /// Irregular 100 photos seed 24: a corner piece hung on one knob below the bottom right
