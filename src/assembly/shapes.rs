@@ -280,6 +280,11 @@ fn depth_inside(polygon: &[P2], p: &P2) -> f64 {
 }
 
 pub(super) fn is_straight(samples: &[P2]) -> bool {
+    straight_within(samples, STRAIGHT_FRACTION)
+}
+
+/// Whether `samples` deviate from their chord by less than `fraction` of its length.
+pub(super) fn straight_within(samples: &[P2], fraction: f64) -> bool {
     let (a, b) = (samples[0], samples[samples.len() - 1]);
     let chord = (b - a).norm();
     if chord < 1.0 {
@@ -293,5 +298,5 @@ pub(super) fn is_straight(samples: &[P2]) -> bool {
             (v.x * dir.y - v.y * dir.x).abs()
         })
         .fold(0.0, f64::max);
-    deviation < STRAIGHT_FRACTION * chord
+    deviation < fraction * chord
 }
