@@ -283,9 +283,12 @@ pub(super) fn is_straight(samples: &[P2]) -> bool {
     straight_within(samples, STRAIGHT_FRACTION)
 }
 
-/// Whether `samples` deviate from their chord by less than `fraction` of its length.
+/// Whether `samples` deviate from their chord by less than `fraction` of its length; fewer
+/// than two samples, or a chord under a pixel, are not straight.
 pub(super) fn straight_within(samples: &[P2], fraction: f64) -> bool {
-    let (a, b) = (samples[0], samples[samples.len() - 1]);
+    let (Some(&a), Some(&b)) = (samples.first(), samples.last()) else {
+        return false;
+    };
     let chord = (b - a).norm();
     if chord < 1.0 {
         return false;

@@ -171,8 +171,7 @@ fn border_rim(
                 .chainlets
                 .iter()
                 .filter(|&&c| {
-                    let points = &shapes.chainlets[c].points;
-                    points.len() >= 2 && straight_within(points, BORDER_STRAIGHT_FRACTION)
+                    straight_within(&shapes.chainlets[c].points, BORDER_STRAIGHT_FRACTION)
                 })
                 .filter(|&&c| g.is_none_or(|g| g.mate_of[c].is_none()))
                 .flat_map(move |&c| shapes.chainlets[c].points.iter().map(move |q| pose * q))
