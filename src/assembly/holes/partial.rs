@@ -15,9 +15,11 @@ use nalgebra::Isometry2;
 
 /// Where a fit may start: inside the region, this far from its rim (fractions of the median
 /// piece size), about where a piece's centre lies from its sides. A piece smaller than the
-/// median starts nearer the rim in proportion to its own size (see [`starts`]).
+/// median starts nearer the rim in proportion to its own size, a cluster larger than it
+/// farther (see [`starts`]).
 const START_REACH: (f64, f64) = (0.3, 0.75);
-/// Starts closer together than this fraction of the median piece size are one start.
+/// Starts closer together than this fraction of the median piece size (or of a larger
+/// cluster's own) are one start.
 const START_SPACING: f64 = 0.3;
 const MAX_STARTS: usize = 16;
 /// The first ICP iterations pair outline points with rim points up to this fraction of the
@@ -29,6 +31,16 @@ const FIRST_ITERATIONS: usize = 8;
 /// end piece meets it along two of its three deep sides, a piece in the middle of the run or
 /// a corner piece at its end along one of two or three, and waits for its neighbours.
 const MIN_MEETING_SHARE: f64 = 0.55;
+/// … but of an item held along this many median piece sizes of the rim or more (a cluster:
+/// a piece's deep outline is about two long), the border sides on the open side that face the
+/// outside count neither way. In an empty corner the hull takes in, the corner block of a
+/// puzzle lies deep all round, and its two border sides with the side facing the rest of the
+/// region made 88 of its 154 deep points (held-out irregular 100 photos seed 20 with three
+/// missing and three extraneous pieces: a cluster of six at the top right corner met the rim
+/// along 66 of the 94 others, 5.9 piece sizes, at 5.2 px). Not for a piece: a border piece
+/// held along 2 sizes or less then fitted wrong places of an empty corner (irregular 100
+/// photos seed 10: 100 → 95.5 %).
+const LONG_HOLD: f64 = 3.0;
 /// … and the side facing the rest of the region, one run of the outline, is at least this
 /// share of it (less is a piece that fills the region, which is [`super::fit::fit_to_notch`]'s
 /// case) …
@@ -131,24 +143,33 @@ fn icp(
 }
 
 /// Points inside `region` about a piece's half width from its rim, spread out: the median
-/// piece's (`size`), or, at the near end, the item's own (`own`, the root of its area) where it
-/// is smaller. A small piece's centre lies nearer its sides: held-out irregular 100 photos
-/// seed 15 with three missing and three extraneous pieces, truth 41 (0.68 of the median area,
-/// its neighbours' knobs reaching in) lies 0.18 of the median size from the rim and fits its
-/// part of the region there at 2.0 px (tolerance 4.4), but the starts, 0.3 or more from the
-/// rim, lay 0.22–0.31 off it and no fit reached it: it was left out until session 46.
-/// Starting every item from 0.2 found it too, but moved median-sized pieces to wrong places
-/// on two sets of the sweep (irregular 100 photos seeds 86 and 97: 100 → 89.7 and 93.5 %).
+/// piece's (`size`), or the item's own (`own`, the root of its area) where it is smaller (at
+/// the near end) or larger (at the far end, and the spacing).
+///
+/// A small piece's centre lies nearer its sides: held-out irregular 100 photos seed 15 with
+/// three missing and three extraneous pieces, truth 41 (0.68 of the median area, its
+/// neighbours' knobs reaching in) lies 0.18 of the median size from the rim and fits its part
+/// of the region there at 2.0 px (tolerance 4.4), but the starts, 0.3 or more from the rim,
+/// lay 0.22–0.31 off it and no fit reached it: it was left out until session 46. Starting
+/// every item from 0.2 found it too, but moved median-sized pieces to wrong places on two
+/// sets of the sweep (irregular 100 photos seeds 86 and 97: 100 → 89.7 and 93.5 %).
+///
+/// A cluster's centre lies farther: a cluster of six pieces in an empty corner of the hull
+/// has its centre more than a piece from the rim, and from starts within 0.75 of a piece
+/// none of its fits reached its place (held-out irregular 100 photos seed 20 with three
+/// missing and three extraneous pieces; it fits there at 3.5 px, and was left apart until
+/// session 51).
 fn starts(region: &Hole, rim: &Rim, size: f64, own: f64) -> Vec<P2> {
     let mut starts: Vec<P2> = Vec::new();
+    let wide = own.max(size);
     for q in &region.inside {
         let d = rim.nearest(q).1;
-        if d < START_REACH.0 * own.min(size) || d > START_REACH.1 * size {
+        if d < START_REACH.0 * own.min(size) || d > START_REACH.1 * wide {
             continue;
         }
         if starts
             .iter()
-            .all(|s| (s - q).norm() >= START_SPACING * size)
+            .all(|s| (s - q).norm() >= START_SPACING * wide)
         {
             starts.push(*q);
         }
@@ -221,12 +242,19 @@ fn score(
     } else {
         MIN_OPEN_SHARE
     };
+    let in_open = |j: usize| (j + m - open_start) % m < open_len;
+    let step = |k: usize| (placed[(k + 1) % n] - placed[k]).norm();
+    let held: f64 = (0..m).filter(|&j| !in_open(j)).map(|j| step(deep[j])).sum();
+    let open_out = if held >= LONG_HOLD * size {
+        (0..m).filter(|&j| in_open(j) && faces_out[j]).count()
+    } else {
+        0
+    };
     if (open_len as f64) < min_open * m as f64
-        || ((m - open_len) as f64) < MIN_MEETING_SHARE * m as f64
+        || ((m - open_len) as f64) < MIN_MEETING_SHARE * (m - open_out) as f64
     {
         return None;
     }
-    let in_open = |j: usize| (j + m - open_start) % m < open_len;
     let judged: Vec<bool> = (0..m).map(|j| !in_open(j) && !faces_out[j]).collect();
     let meeting: Vec<f64> = (0..m).filter(|&j| judged[j]).map(|j| dist[j]).collect();
     let stray = meeting.iter().filter(|&&d| d > far).count();
@@ -239,9 +267,7 @@ fn score(
     // up to the claim's reach.
     let first_open = deep[open_start];
     let last_open = deep[(open_start + open_len - 1) % m];
-    let perimeter: f64 = (0..n)
-        .map(|k| (placed[(k + 1) % n] - placed[k]).norm())
-        .sum();
+    let perimeter: f64 = (0..n).map(step).sum();
     let margin = ((CLAIM_REACH * size + far) * n as f64 / perimeter.max(1.0)).ceil() as usize;
     let near_end = |k: usize| {
         [first_open, last_open].iter().any(|&e| {
@@ -381,6 +407,42 @@ mod tests {
         let found = starts(&slot, &rim, 40.0, own);
         assert!(!found.is_empty());
         assert!(found.iter().all(|q| (q.x - 48.0).abs() <= 1.0), "{found:?}");
+    }
+
+    /// A region 200 px square, open at the top, where the median piece is 40 px: a piece
+    /// starts within 30 px of the rim, a cluster 100 px across also near the middle, where
+    /// its centre lies when it fills the region's far end (the starts spread out in
+    /// proportion).
+    #[test]
+    fn a_cluster_larger_than_a_piece_starts_farther_from_the_rim() {
+        let mut rim: Vec<P2> = (0..=200).map(|y| P2::new(0.0, y as f64)).collect();
+        rim.extend((0..=200).map(|y| P2::new(200.0, y as f64)));
+        rim.extend((1..200).map(|x| P2::new(x as f64, 200.0)));
+        let inside: Vec<P2> = (2..200)
+            .step_by(4)
+            .flat_map(|x| {
+                (0..200)
+                    .step_by(4)
+                    .map(move |y| P2::new(x as f64, y as f64))
+            })
+            .collect();
+        let region = Hole {
+            rim: rim.clone(),
+            centroid: P2::new(100.0, 100.0),
+            area: 40_000.0,
+            open: true,
+            inside,
+        };
+        let rim = Rim::new(rim);
+        let from_rim = |found: &[P2]| found.iter().map(|q| rim.nearest(q).1).fold(0.0, f64::max);
+        let piece = starts(&region, &rim, 40.0, 40.0);
+        assert!(!piece.is_empty());
+        assert!(from_rim(&piece) <= 30.0, "{piece:?}");
+        let cluster = starts(&region, &rim, 40.0, 100.0);
+        assert!(from_rim(&cluster) > 60.0, "{cluster:?}");
+        for (k, a) in cluster.iter().enumerate() {
+            assert!(cluster[k + 1..].iter().all(|b| (a - b).norm() >= 30.0));
+        }
     }
 
     /// The deep points of a border piece and its neighbour at the end of a run, in order: a
