@@ -160,28 +160,29 @@ fn bridged(
     least: f32,
 ) -> GrayImage {
     let (w, h) = along.dimensions();
-    let on = |img: &GrayImage, x: u32, y: u32| img.get_pixel(x, y)[0] != 0;
-    let mut bridges = Vec::new();
-    for y in 0..h {
-        for x in 0..w {
-            if on(&along, x, y) {
-                continue;
-            }
-            let (mut rim, mut piece) = (false, false);
-            for (xx, yy) in window(x, y, 1, (w, h)) {
-                if on(grown, xx, yy) {
-                    piece = true;
-                } else if on(&along, xx, yy) {
-                    rim = true;
-                }
-            }
-            if rim && piece && ridge(y as usize * w as usize + x as usize) >= least {
-                bridges.push((x, y));
+    let width = w as usize;
+    let (a, g) = (along.as_raw(), grown.as_raw());
+    let touches_grown = |x: u32, y: u32| {
+        window(x, y, 1, (w, h)).any(|(xx, yy)| g[yy as usize * width + xx as usize] != 0)
+    };
+    // Only pixels beside a rim pixel can be a gap: those are few, a full scan of the
+    // neighbourhoods would cost a 12 MP photo a tenth of a second.
+    let mut bridges: Vec<usize> = Vec::new();
+    for (j, (&on, &piece)) in a.iter().zip(g).enumerate() {
+        if on == 0 || piece != 0 {
+            continue;
+        }
+        let (x, y) = ((j % width) as u32, (j / width) as u32);
+        for (xx, yy) in window(x, y, 1, (w, h)) {
+            let k = yy as usize * width + xx as usize;
+            if a[k] == 0 && touches_grown(xx, yy) && ridge(k) >= least {
+                bridges.push(k);
             }
         }
     }
-    for (x, y) in bridges {
-        along.put_pixel(x, y, Luma([255]));
+    let raw: &mut [u8] = &mut along;
+    for k in bridges {
+        raw[k] = 255;
     }
     along
 }
