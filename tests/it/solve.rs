@@ -508,15 +508,7 @@ fn missing_and_extraneous_pieces_end_to_end() {
 #[test]
 fn photographed_extraneous_pieces_are_left_out() {
     for seed in [3, 17, 18, 37] {
-        let dir = scratch();
-        let mut p = Params::new(Kind::Classic, 100, seed);
-        p.style = jigsaw::synth::Style::Photo;
-        p.px_per_piece = 120.0;
-        p.missing = 3;
-        p.extra = 3;
-        let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
-        let report = assemble(&run.set);
-        let s = score(&report.assembly, &out.truth).expect("scores");
+        let s = classic_100_missing_and_extraneous(jigsaw::synth::Style::Photo, seed);
         assert_eq!(s.pieces_placed, 97, "seed {seed}: {}", s.summary());
         assert!(s.extraneous_used.is_empty(), "seed {seed}: {}", s.summary());
         assert!(s.neighbour_accuracy >= 1.0, "seed {seed}: {}", s.summary());
@@ -531,18 +523,28 @@ fn photographed_extraneous_pieces_are_left_out() {
 /// is now bridged (`vision::segment::rim`): every real piece placed right.
 #[test]
 fn a_white_strip_whose_rim_fades_against_the_print_is_kept() {
+    let s = classic_100_missing_and_extraneous(jigsaw::synth::Style::Scan, 13);
+    assert_eq!(s.pieces_placed, 97, "{}", s.summary());
+    assert!(s.extraneous_used.is_empty(), "{}", s.summary());
+    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
+    assert_eq!(s.direct_accuracy, 1.0, "{}", s.summary());
+}
+
+/// Classic 100 at 120 px with three pieces missing and three extraneous, rendered in `style`,
+/// traced and assembled: its score.
+fn classic_100_missing_and_extraneous(
+    style: jigsaw::synth::Style,
+    seed: u64,
+) -> jigsaw::score::ScoreReport {
     let dir = scratch();
-    let mut p = Params::new(Kind::Classic, 100, 13);
+    let mut p = Params::new(Kind::Classic, 100, seed);
+    p.style = style;
     p.px_per_piece = 120.0;
     p.missing = 3;
     p.extra = 3;
     let (out, run) = rendered_and_traced(&p, &PipelineOptions::default(), dir.path());
     let report = assemble(&run.set);
-    let s = score(&report.assembly, &out.truth).expect("scores");
-    assert_eq!(s.pieces_placed, 97, "{}", s.summary());
-    assert!(s.extraneous_used.is_empty(), "{}", s.summary());
-    assert_eq!(s.neighbour_accuracy, 1.0, "{}", s.summary());
-    assert_eq!(s.direct_accuracy, 1.0, "{}", s.summary());
+    score(&report.assembly, &out.truth).expect("scores")
 }
 
 /// Irregular cuts end to end with the junction-corner model (`--corners irregular`) and Type II
