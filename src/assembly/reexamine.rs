@@ -5,19 +5,18 @@
 //! corner pieces may fill an inner hole through one seam, and the pieces that belong there
 //! are then left out (irregular 100 photos seeds 11 and 15).
 //!
-//! Every part of the largest cluster held to the rest by one neighbour only (or by poor seams
-//! only) is therefore taken off in turn, and the holes step run again without it: each part beside an empty region
-//! (which something left out might fill once the part is gone), while something is left out,
-//! and each part lying mostly outside the hull of the rest and reaching past the rectangle
-//! that hull spans (see [`outside_the_rest`]), even when nothing is: a corner
-//! piece of irregular 100 photos seed 15 hung outside the top right corner on one knob, its
-//! own corner empty, with every piece placed. The change is kept when the cluster ends up with
-//! more pieces, or, for a part that stuck out of the puzzle, with as many and the part placed
-//! elsewhere: a piece outside the puzzle's edge is wrong wherever else it fits; or, for a
-//! single piece, with as many and the piece moved to a place where its neighbours hold it all
-//! round, as they did not where it was: a hole closed all round is stronger evidence than one
-//! mating. Otherwise the trial is dropped, so a true part taken off and put back where it was
-//! changes nothing.
+//! Every part of the largest cluster held to the rest by one neighbour only (or by poor seams only)
+//! is therefore taken off in turn, and the holes step run again without it: each part beside an
+//! empty region (which something left out might fill once the part is gone), while something is
+//! left out, and each part lying mostly outside the hull of the rest and reaching past the
+//! rectangle that hull spans (see [`outside_the_rest`]), even when nothing is: a corner piece of
+//! irregular 100 photos seed 15 hung outside the top right corner on one knob, its own corner
+//! empty, with every piece placed. The change is kept when the cluster ends up with more pieces,
+//! or, for a part that stuck out of the puzzle, with as many and the part placed elsewhere: a piece
+//! outside the puzzle's edge is wrong wherever else it fits; or, for a single piece, with as many
+//! and the piece moved to a place where its neighbours hold it all round, as they did not where it
+//! was: a hole closed all round is stronger evidence than one mating. Otherwise the trial is
+//! dropped, so a true part taken off and put back where it was changes nothing.
 //! When no part can be moved alone, the parts that each joined the same cluster apart when
 //! taken off alone are taken off together (see [`gathered_parts`]): pieces of a row grown
 //! apart, placed where the row belongs, each block its way. Failing that, the parts sticking
@@ -89,7 +88,7 @@ pub(super) fn reexamine_single_holds(
                 let outside = outside_the_rest(shapes, g, cluster, &h.part);
                 (h, beside, outside)
             })
-            // A piece the holes step placed (no holder) is tried only if it sticks out: it
+            // A piece the holes step placed (held by its fit) is tried only if it sticks out: it
             // already fitted its region, and an empty region beside it is no news. A part held
             // by poor seams only is tried beside an empty region too, though a true part's
             // seams can all be poor: growth closed a junction on two poor seams (Δ 188 and
@@ -97,9 +96,7 @@ pub(super) fn reexamine_single_holds(
             // that place grew apart and fitted nowhere (held-out irregular 100 photos seed 17
             // with three missing and three extraneous pieces, 85.5 %; 96.7 % with the piece
             // taken off and the holes refilled). The trial is kept only if it places more.
-            .filter(|(h, beside, outside)| {
-                (*beside && (h.holder.is_some() || h.poorly)) || *outside
-            })
+            .filter(|(h, beside, outside)| (*beside && h.by != HeldBy::Fit) || *outside)
             .map(|(h, _, outside)| (h, outside))
             .take(MAX_TRIALS)
             .collect();
@@ -251,7 +248,7 @@ fn joint_groups(parts: &[(Held, bool)]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (held, _) in parts.iter().filter(|(_, outside)| *outside) {
         let mut group = held.part.clone();
-        group.extend(held.holder);
+        group.extend(held.holder());
         if group.len() > MAX_PART {
             continue;
         }
@@ -437,11 +434,28 @@ pub(super) fn take_off(shapes: &Shapes, g: &mut Growth, part: &[usize]) {
 struct Held {
     /// Its pieces, sorted.
     part: Vec<usize>,
-    /// The neighbour it hangs on; none for a piece the holes step placed, held by its fit
-    /// alone, and for a part held by poor seams only (see [`SeamGraph::poorly_held_parts`]).
-    holder: Option<usize>,
-    /// Held to the rest by poor seams only (see [`SeamGraph::poorly_held_parts`]).
-    poorly: bool,
+    by: HeldBy,
+}
+
+/// What holds a part to the rest of its cluster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum HeldBy {
+    /// The one neighbour it hangs on.
+    Neighbour(usize),
+    /// Poor seams only (see [`SeamGraph::poorly_held_parts`]), no one holder.
+    PoorSeams,
+    /// Its fit alone: a piece the holes step placed, with no recorded mate.
+    Fit,
+}
+
+impl Held {
+    /// The neighbour it hangs on, if one holds it.
+    fn holder(&self) -> Option<usize> {
+        match self.by {
+            HeldBy::Neighbour(v) => Some(v),
+            HeldBy::PoorSeams | HeldBy::Fit => None,
+        }
+    }
 }
 
 /// The parts of `cluster` of at most [`MAX_PART`] pieces joined to the rest through one
@@ -459,8 +473,7 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32, good_seam: f64) 
                 if !parts.iter().any(|h| h.part == part) {
                     parts.push(Held {
                         part,
-                        holder: Some(graph.pieces[v]),
-                        poorly: false,
+                        by: HeldBy::Neighbour(graph.pieces[v]),
                     });
                 }
             }
@@ -471,8 +484,7 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32, good_seam: f64) 
         if n.is_empty() {
             parts.push(Held {
                 part: vec![graph.pieces[k]],
-                holder: None,
-                poorly: false,
+                by: HeldBy::Fit,
             });
         }
     }
@@ -480,8 +492,7 @@ fn singly_held_parts(shapes: &Shapes, g: &Growth, cluster: u32, good_seam: f64) 
         if !parts.iter().any(|h| h.part == part) {
             parts.push(Held {
                 part,
-                holder: None,
-                poorly: true,
+                by: HeldBy::PoorSeams,
             });
         }
     }

@@ -63,8 +63,7 @@ fn a_part_taken_off_keeps_its_own_seams_as_a_cluster_of_its_own() {
 fn parts_sticking_out_are_taken_off_with_their_holders() {
     let held = |part: &[usize], holder| Held {
         part: part.to_vec(),
-        holder: Some(holder),
-        poorly: false,
+        by: HeldBy::Neighbour(holder),
     };
     let parts = [
         (held(&[31], 100), true),
@@ -88,8 +87,7 @@ fn the_latest_part_comes_first() {
         held[0],
         Held {
             part: vec![3],
-            holder: Some(2),
-            poorly: false,
+            by: HeldBy::Neighbour(2),
         }
     );
     let parts: Vec<Vec<usize>> = held.into_iter().map(|h| h.part).collect();
@@ -261,14 +259,14 @@ fn a_pair_held_to_the_rest_by_poor_seams_only_is_a_part() {
     let held = singly_held_parts(&shapes, &g, 1, 30.0);
     assert!(held
         .iter()
-        .any(|h| h.part == [7] && h.holder == Some(3) && !h.poorly));
+        .any(|h| h.part == [7] && h.by == HeldBy::Neighbour(3)));
     // Held by poor seams only, the pair is a part with no one holder, tried beside an empty
     // region as a part hanging on one neighbour is.
     let (shapes, g) = cluster(8, &seams(120.0));
     let held = singly_held_parts(&shapes, &g, 1, 30.0);
     assert!(held
         .iter()
-        .any(|h| h.part == [5, 6] && h.holder.is_none() && h.poorly));
+        .any(|h| h.part == [5, 6] && h.by == HeldBy::PoorSeams));
 }
 
 /// A part sticking out of the puzzle may be left out where as many pieces took its place in

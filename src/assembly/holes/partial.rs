@@ -86,14 +86,15 @@ pub(super) fn fit_partial(
         return Vec::new();
     }
     let deep_inside = |q: &P2| frame.deeper_than(q, limits.depth);
+    let area = signed_area(&outline);
     let facing = Facing {
         own_border: outline.iter().map(|q| on_border(border, q)).collect(),
-        turn: signed_area(&outline).signum(),
+        turn: area.signum(),
+        own: area.abs().sqrt(),
     };
     let centroid = mean_point(&outline);
     let mut found: Vec<(Isometry2<f64>, f64, P2)> = Vec::new();
-    let own = signed_area(&outline).abs().sqrt();
-    for centre in starts(region, &rim, size, own) {
+    for centre in starts(region, &rim, size, facing.own) {
         for start in start_poses(&outline, centre) {
             let pose = icp(&outline, &rim, &deep_inside, start, limits, size);
             let placed: Vec<P2> = outline.iter().map(|q| pose * q).collect();
@@ -184,11 +185,14 @@ fn starts(region: &Hole, rim: &Rim, size: f64, own: f64) -> Vec<P2> {
     starts
 }
 
-/// Which of an item's (thinned) outline points lie on its own border sides, and which way the
-/// outline turns (see `fit::faces_outside`).
+/// Which of an item's (thinned) outline points lie on its own border sides, which way the
+/// outline turns (see `fit::faces_outside`), and the item's size.
 struct Facing {
     own_border: Vec<bool>,
     turn: f64,
+    /// The root of the item's area: its size, which sets its starts and its open side's least
+    /// share.
+    own: f64,
 }
 
 /// The distance of a partial fit of the placed outline `placed` (in outline order), or `None`
@@ -244,7 +248,7 @@ fn score(
     let min_open = if m as f64 >= INSIDE_SHARE * n as f64 {
         0.0
     } else {
-        MIN_OPEN_SHARE * (size / signed_area(placed).abs().sqrt()).min(1.0)
+        MIN_OPEN_SHARE * (size / facing.own).min(1.0)
     };
     let in_open = |j: usize| (j + m - open_start) % m < open_len;
     let step = |k: usize| (placed[(k + 1) % n] - placed[k]).norm();
@@ -383,26 +387,33 @@ fn cyclic_runs(flags: &[bool]) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
 
+    /// A region open at the top between walls at `left` and `right` down to `bottom`, with
+    /// the points inside it every `step` pixels, from two pixels off the left wall.
+    fn open_box(left: u32, right: u32, bottom: u32, step: usize) -> (Hole, Rim) {
+        let px = |x: u32, y: u32| P2::new(x as f64, y as f64);
+        let mut rim: Vec<P2> = (0..=bottom).map(|y| px(left, y)).collect();
+        rim.extend((0..=bottom).map(|y| px(right, y)));
+        rim.extend((left + 1..right).map(|x| px(x, bottom)));
+        let inside: Vec<P2> = (left + 2..right)
+            .step_by(step)
+            .flat_map(|x| (0..bottom).step_by(step).map(move |y| px(x, y)))
+            .collect();
+        let region = Hole {
+            rim: rim.clone(),
+            centroid: px((left + right) / 2, bottom / 2),
+            area: ((right - left) * bottom) as f64,
+            open: true,
+            inside,
+        };
+        (region, Rim::new(rim))
+    }
+
     /// A slot 16 px wide and 40 deep, open at the top, where the median piece is 40 px: the
     /// place of a small piece between two neighbours, its centre 8 px (0.2) from either side.
     /// Fits of that piece start along its middle; a median piece's fits start nowhere in it.
     #[test]
     fn a_region_as_narrow_as_a_small_piece_gives_starts_along_its_middle() {
-        let mut rim: Vec<P2> = (0..=40).map(|y| P2::new(40.0, y as f64)).collect();
-        rim.extend((0..=40).map(|y| P2::new(56.0, y as f64)));
-        rim.extend((41..56).map(|x| P2::new(x as f64, 40.0)));
-        let inside: Vec<P2> = (42..56)
-            .step_by(2)
-            .flat_map(|x| (0..40).step_by(2).map(move |y| P2::new(x as f64, y as f64)))
-            .collect();
-        let slot = Hole {
-            rim: rim.clone(),
-            centroid: P2::new(48.0, 20.0),
-            area: 640.0,
-            open: true,
-            inside,
-        };
-        let rim = Rim::new(rim);
+        let (slot, rim) = open_box(40, 56, 40, 2);
         assert!(
             starts(&slot, &rim, 40.0, 40.0).is_empty(),
             "a median piece's centre lies 12 px or more from its sides"
@@ -419,25 +430,7 @@ mod tests {
     /// proportion).
     #[test]
     fn a_cluster_larger_than_a_piece_starts_farther_from_the_rim() {
-        let mut rim: Vec<P2> = (0..=200).map(|y| P2::new(0.0, y as f64)).collect();
-        rim.extend((0..=200).map(|y| P2::new(200.0, y as f64)));
-        rim.extend((1..200).map(|x| P2::new(x as f64, 200.0)));
-        let inside: Vec<P2> = (2..200)
-            .step_by(4)
-            .flat_map(|x| {
-                (0..200)
-                    .step_by(4)
-                    .map(move |y| P2::new(x as f64, y as f64))
-            })
-            .collect();
-        let region = Hole {
-            rim: rim.clone(),
-            centroid: P2::new(100.0, 100.0),
-            area: 40_000.0,
-            open: true,
-            inside,
-        };
-        let rim = Rim::new(rim);
+        let (region, rim) = open_box(0, 200, 200, 4);
         let from_rim = |found: &[P2]| found.iter().map(|q| rim.nearest(q).1).fold(0.0, f64::max);
         let piece = starts(&region, &rim, 40.0, 40.0);
         assert!(!piece.is_empty());

@@ -27,6 +27,7 @@ mod model;
 mod morphology;
 mod necks;
 mod rim;
+mod rim_gaps;
 mod threshold;
 mod welded;
 

@@ -16,10 +16,11 @@
 //! held by its piece only at its neck): the enclosed pixels and the ridge pixels bordering
 //! them join the mask, nothing else does. Low-pass pixels the growth reached only
 //! across a rim count as interior (print cut off its piece by a seam the shade test refuses),
-//! and strong ridges start the growth on their own, for a piece with no low-pass pixel at all.
+//! strong ridges start the growth on their own, for a piece with no low-pass pixel at all,
+//! and a rim that fades one pixel short of the print is bridged there (see `rim_gaps`).
 
 use super::components::{fill_holes, labelled_areas, window};
-use super::threshold;
+use super::{rim_gaps, threshold};
 use image::{GrayImage, Luma};
 use imageproc::distance_transform::euclidean_squared_distance_transform;
 use imageproc::region_labelling::Connectivity;
@@ -67,11 +68,11 @@ pub fn close_rims(
         on
     });
     let along_rims = GrayImage::from_raw(w, h, along_rims).expect("mask has the image's size");
-    let along_rims = closing_bridges(
+    let along_rims = rim_gaps::closing_bridges(
         along_rims,
         grown,
         |j| ridges.at(j),
-        BRIDGE_RIDGE * evidence.ridge,
+        rim_gaps::BRIDGE_RIDGE * evidence.ridge,
     );
     let mut filled_before = grown.clone();
     fill_holes(&mut filled_before);
@@ -137,86 +138,6 @@ pub fn close_rims(
         }
     }
     Some(out)
-}
-
-/// A pixel between the rim grown so far and the grown pieces joins the rim where its ridge is
-/// at least this fraction of the rim's threshold. A pale strip of print that ends against
-/// darker print on the same piece has its rim fade where it meets the print (the ridge
-/// compares a pixel with pixels two to either side, and one side then lies on the print): on
-/// classic 100 scans seed 13 with three missing and three extraneous pieces, a white strip
-/// with its knob, a quarter of a piece, was rimmed at 4–4.8 ΔE down to its end, where the
-/// last pixels fell to 2.1 and 1.6 (2.44 asked) and the growth stopped one pixel short of
-/// the print: the loop stayed open, the strip was lost, and the piece fitted nowhere.
-const BRIDGE_RIDGE: f32 = 0.5;
-
-/// `along` with the gaps of [`bridged`] closed where that encloses something more (a bridge
-/// beside an interior its rim closed already would only move the outline by a pixel, and
-/// the polygon path's straightening turns such a pixel into another polygon: a rendered
-/// polygonal photo of 12 pieces, seed 145, lost its solution so).
-fn closing_bridges(
-    along: GrayImage,
-    grown: &GrayImage,
-    ridge: impl Fn(usize) -> f32,
-    least: f32,
-) -> GrayImage {
-    let with = bridged(along.clone(), grown, ridge, least);
-    if with.as_raw() == along.as_raw() {
-        return along;
-    }
-    let mut filled_without = along.clone();
-    fill_holes(&mut filled_without);
-    let mut filled_with = with.clone();
-    fill_holes(&mut filled_with);
-    let (w, h) = along.dimensions();
-    let enclosed = |x: u32, y: u32| {
-        filled_with.get_pixel(x, y)[0] != 0
-            && filled_without.get_pixel(x, y)[0] == 0
-            && with.get_pixel(x, y)[0] == 0
-    };
-    GrayImage::from_fn(w, h, |x, y| {
-        let bridge = with.get_pixel(x, y)[0] != 0 && along.get_pixel(x, y)[0] == 0;
-        let on = along.get_pixel(x, y)[0] != 0
-            || (bridge && window(x, y, 1, (w, h)).any(|(xx, yy)| enclosed(xx, yy)));
-        Luma([u8::from(on) * 255])
-    })
-}
-
-/// `along` with the one-pixel gaps closed between its rim pixels (those not in `grown`) and
-/// `grown`, where the gap's `ridge` (by pixel index) is at least `least` (see
-/// [`BRIDGE_RIDGE`]). The interiors this may close are judged as every other (area, or a
-/// knob's shape), so a sliver between a rim and its own piece stays out.
-fn bridged(
-    mut along: GrayImage,
-    grown: &GrayImage,
-    ridge: impl Fn(usize) -> f32,
-    least: f32,
-) -> GrayImage {
-    let (w, h) = along.dimensions();
-    let width = w as usize;
-    let (a, g) = (along.as_raw(), grown.as_raw());
-    let touches_grown = |x: u32, y: u32| {
-        window(x, y, 1, (w, h)).any(|(xx, yy)| g[yy as usize * width + xx as usize] != 0)
-    };
-    // Only pixels beside a rim pixel can be a gap: those are few, a full scan of the
-    // neighbourhoods would cost a 12 MP photo a tenth of a second.
-    let mut bridges: Vec<usize> = Vec::new();
-    for (j, (&on, &piece)) in a.iter().zip(g).enumerate() {
-        if on == 0 || piece != 0 {
-            continue;
-        }
-        let (x, y) = ((j % width) as u32, (j / width) as u32);
-        for (xx, yy) in window(x, y, 1, (w, h)) {
-            let k = yy as usize * width + xx as usize;
-            if a[k] == 0 && touches_grown(xx, yy) && ridge(k) >= least {
-                bridges.push(k);
-            }
-        }
-    }
-    let raw: &mut [u8] = &mut along;
-    for k in bridges {
-        raw[k] = 255;
-    }
-    along
 }
 
 /// A new interior under `min_interior` is still kept when it is a knob: at least this share of
@@ -473,61 +394,6 @@ mod tests {
             min_interior,
             seed_ridge: f32::INFINITY,
         }
-    }
-
-    /// A rim (column 6, rows 0–4) that stops one pixel short of the grown print (rows 6–9,
-    /// columns 0–5), its last pixel (6, 5) a faded ridge: the gap is bridged where that ridge
-    /// reaches the bar, and nothing else is added (the background beside the print and the
-    /// rim's far side are no gap between the two).
-    #[test]
-    fn a_rim_that_fades_where_it_meets_the_print_is_bridged() {
-        let grown = GrayImage::from_fn(10, 10, |x, y| Luma([u8::from(x <= 5 && y >= 6) * 255]));
-        let along = GrayImage::from_fn(10, 10, |x, y| {
-            Luma([u8::from((x <= 5 && y >= 6) || (x == 6 && y <= 4)) * 255])
-        });
-        let gap = 5 * 10 + 6;
-        let ridge = |faded: f32| move |j: usize| if j == gap { faded } else { 0.0 };
-        let bridged_at = |faded: f32| {
-            let out = bridged(along.clone(), &grown, ridge(faded), 1.2);
-            let added: Vec<(u32, u32)> = out
-                .enumerate_pixels()
-                .filter(|(x, y, p)| p[0] != 0 && along.get_pixel(*x, *y)[0] == 0)
-                .map(|(x, y, _)| (x, y))
-                .collect();
-            added
-        };
-        assert_eq!(bridged_at(1.6), [(6, 5)]);
-        assert!(bridged_at(1.0).is_empty());
-    }
-
-    /// A bridge stays only where it closes a loop. Rim along the top and the left and right
-    /// of a 12-pixel square above the grown print (rows 6–11, columns 0–5), its right side
-    /// (column 6) one pixel short of the print: bridged, it encloses columns 1–5 of rows 1–5.
-    /// The right side alone, with no top or left, closes nothing, and its bridge is dropped.
-    #[test]
-    fn a_bridge_is_kept_only_where_it_closes_a_loop() {
-        let print = |x: u32, y: u32| x <= 5 && y >= 6;
-        let grown = GrayImage::from_fn(12, 12, |x, y| Luma([u8::from(print(x, y)) * 255]));
-        let gap = 5 * 12 + 6;
-        let ridge = |j: usize| if j == gap { 1.6 } else { 0.0 };
-        let loop_rim = GrayImage::from_fn(12, 12, |x, y| {
-            let rim = (x == 6 && y <= 4) || (y == 0 && x <= 6) || (x == 0 && y <= 5);
-            Luma([u8::from(print(x, y) || rim) * 255])
-        });
-        let closed = closing_bridges(loop_rim.clone(), &grown, ridge, 1.2);
-        assert_ne!(closed.get_pixel(6, 5)[0], 0, "the bridge closes the loop");
-        let mut filled = closed;
-        fill_holes(&mut filled);
-        assert_ne!(filled.get_pixel(3, 3)[0], 0);
-        let side_only = GrayImage::from_fn(12, 12, |x, y| {
-            Luma([u8::from(print(x, y) || (x == 6 && y <= 4)) * 255])
-        });
-        let open = closing_bridges(side_only.clone(), &grown, ridge, 1.2);
-        assert_eq!(
-            open.as_raw(),
-            side_only.as_raw(),
-            "nothing enclosed, nothing added"
-        );
     }
 
     #[test]
