@@ -38,6 +38,9 @@ const ROBUST_SCALE: f64 = 0.03;
 /// Closes the open seams between pieces lying side by side and relaxes every cluster (see
 /// the module's doc). Returns how many seams were closed.
 pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> usize {
+    // Measured before the seams found here join them to the rest (see
+    // `carried::held_by_one_seam`).
+    let loose = carried::contacts(shapes, g);
     let seams = open_seams(shapes, table, g);
     for &(a, b, delta) in &seams {
         g.mate_of[a] = Some((b, delta));
@@ -60,7 +63,9 @@ pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> us
             members.push(i);
         }
     }
-    let held = carried::contacts(shapes, g);
+    let mut held = carried::contacts(shapes, g);
+    let pivoting = carried::held_by_one_seam(shapes, loose, &seams, &held);
+    held.extend(pivoting);
     for members in &by_cluster {
         relax_until_still(shapes, g, members);
     }

@@ -729,6 +729,19 @@ fn a_corner_block_grown_apart_fits_the_empty_corner_of_the_hull() {
     photo_with_3_missing_3_extraneous_solved_completely(100, 20);
 }
 
+/// Irregular 100 photos seed 21 with 3 pieces missing and 3 extraneous (held out until
+/// session 52, 96.7 %): the bottom left corner block (truth 81, 91, 92) grew apart, and the
+/// notch of its piece 81, cut to 0.55 of a piece by the hull's chord across the empty corner,
+/// took an extraneous piece whole. That notch now waits for the round that takes the corner
+/// in (`assembly::holes`), and the block fits part of the corner's region, but settling
+/// turned it 12–29 px off about the one seam it found it (98.1 %); a block fitted whole and
+/// joined by one seam is carried by its contacts (`assembly::carried`): every real piece
+/// placed right.
+#[test]
+fn a_corner_block_grown_apart_is_not_shut_out_by_a_look_alike_in_its_notch() {
+    photo_with_3_missing_3_extraneous_solved_completely(100, 21);
+}
+
 /// Irregular 100 photos seed 17 with 3 pieces missing and 3 extraneous (held out until
 /// session 51, 85.5 %): growth closed a junction on a piece (truth 15) by two poor seams (Δ
 /// 188 and 208) in the place of truth 47, which was left out with the five pieces beside it

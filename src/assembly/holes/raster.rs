@@ -17,6 +17,9 @@ pub(super) const SEAM_CLOSE_PX: i64 = 2;
 /// chord between its neighbours; where the corner piece is placed the rectangle's corner lies
 /// on its outline.
 const EMPTY_CORNER: f64 = 0.4;
+/// See [`Frame::in_an_empty_corner`]: a notch the chord cuts across an empty corner lies
+/// under it by half a piece or so; elsewhere the two hulls are one.
+const CORNER_NOTCH: f64 = 0.2;
 /// Frames over this many pixels are not rasterised (a 1000-piece puzzle at 120 px per piece
 /// has about 15 million).
 const MAX_FRAME_PIXELS: i64 = 60_000_000;
@@ -50,6 +53,18 @@ impl Frame {
     /// measuring (see `HullDepth::deeper_than`).
     pub fn deeper_than(&self, p: &P2, t: f64) -> bool {
         self.hull_depth.deeper_than(p, t)
+    }
+
+    /// Whether some of `points` lie deeper, by more than [`CORNER_NOTCH`] of the median piece
+    /// size `size`, inside the hull with the empty corners of the least rectangle taken in (see
+    /// [`with_empty_corners`]) than inside the hull itself: a notch that the hull's chord cuts
+    /// across an empty corner, which is part of that corner's region once it is taken in.
+    pub fn in_an_empty_corner(&self, points: &[P2], size: f64) -> bool {
+        let (hull, corners) = with_empty_corners(self.hull.clone(), self.bounds, size);
+        !corners.is_empty()
+            && points
+                .iter()
+                .any(|q| convex_depth(&hull, q) - self.depth(q) > CORNER_NOTCH * size)
     }
 
     /// How far `p` lies outside the least rectangle holding the cluster (0 inside, or without

@@ -236,6 +236,27 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
     assert!(frame.corners_taken_in.is_empty());
 }
 
+/// A 3 × 3 grid of 40 px cells without its top left corner and the piece beside it: the notch
+/// the hull's chord leaves lies in the empty corner (part of the corner's region once that is
+/// taken in). Without the top middle piece alone no corner is empty, and its notch lies in
+/// none.
+#[test]
+fn a_notch_under_the_chord_across_an_empty_corner_lies_in_it() {
+    let notches = |left_out: &[(i32, i32)]| {
+        let cells: Vec<(i32, i32)> = (0..3)
+            .flat_map(|i| (0..3).map(move |j| (i, j)))
+            .filter(|c| !left_out.contains(c))
+            .collect();
+        let (shapes, g) = cluster_of(&cells, |_| None);
+        let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
+        let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
+        assert_eq!(regions.len(), 1, "{left_out:?}");
+        frame.in_an_empty_corner(&regions[0].inside, 40.0)
+    };
+    assert!(notches(&[(0, 0), (1, 0)]));
+    assert!(!notches(&[(1, 0)]));
+}
+
 /// Two rows of three 40 px cells, the top middle one left out and its neighbours 30 px taller
 /// (the puzzle's edge bows in there): the edge piece placed home, the middle of its top side
 /// lies 30 px deep in the hull but only 20 px from the rim, and faces the bay under the
