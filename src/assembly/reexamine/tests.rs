@@ -1,11 +1,13 @@
 //! Which parts hang on one neighbour, how they are taken off, and how hanging parts are
 //! grouped with their holders.
 
+use super::joint::{joint_groups, landed_apart};
+use super::verdict::{held_share, moved_to_be_held_all_round};
 use super::*;
 use crate::assembly::cut_apart::tests::cluster;
 use crate::assembly::geometry::Pose;
 use crate::assembly::grow::Placed;
-use crate::assembly::seam_graph::small_side;
+use crate::assembly::seam_graph::{small_side, SeamGraph};
 
 /// A chain of `pieces` in cluster 0, piece `p` mated to `p + 1` (chainlet `2p + 1` with
 /// `2p + 2`).
