@@ -211,11 +211,7 @@ fn a_notch_with_a_long_wing_is_also_offered_without_it() {
 /// seams' band), and the least rectangle's corner, taken into the hull, gives it whole.
 #[test]
 fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
-    let cells: Vec<(i32, i32)> = (0..3)
-        .flat_map(|i| (0..3).map(move |j| (i, j)))
-        .filter(|&c| c != (0, 0))
-        .collect();
-    let (shapes, g) = cluster_of(&cells, |_| None);
+    let (shapes, g) = cluster_of(&grid_cells(3, 3, &[(0, 0)]), |_| None);
     let notch_area = |corners: bool| {
         let frame = cluster_frame(&shapes, &g, 0, corners).unwrap();
         let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
@@ -243,11 +239,7 @@ fn a_missing_corner_piece_leaves_a_whole_notch_when_the_corner_is_taken_in() {
 #[test]
 fn a_notch_under_the_chord_across_an_empty_corner_lies_in_it() {
     let notches = |left_out: &[(i32, i32)]| {
-        let cells: Vec<(i32, i32)> = (0..3)
-            .flat_map(|i| (0..3).map(move |j| (i, j)))
-            .filter(|c| !left_out.contains(c))
-            .collect();
-        let (shapes, g) = cluster_of(&cells, |_| None);
+        let (shapes, g) = cluster_of(&grid_cells(3, 3, left_out), |_| None);
         let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
         let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
         assert_eq!(regions.len(), 1, "{left_out:?}");

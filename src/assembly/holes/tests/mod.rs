@@ -91,6 +91,14 @@ fn edge_with_knob_below() -> Vec<P2> {
     corners
 }
 
+/// The cells of a grid `columns` wide and `rows` high, row by row, but those `left_out`.
+fn grid_cells(columns: i32, rows: i32, left_out: &[(i32, i32)]) -> Vec<(i32, i32)> {
+    (0..rows)
+        .flat_map(|j| (0..columns).map(move |i| (i, j)))
+        .filter(|c| !left_out.contains(c))
+        .collect()
+}
+
 /// One cluster of the given cells of 40 px, each placed where it was cut, shaped by `shape`
 /// (plain cells where it gives `None`).
 fn cluster_of(

@@ -48,11 +48,7 @@ fn the_end_piece_of_a_run_left_out_is_fitted_to_part_of_the_notch() {
 #[test]
 fn a_wide_notch_is_filled_from_its_ends_only_while_a_cluster_waits_for_it() {
     let left_out = [(1, 0), (2, 0), (3, 0), (4, 0), (2, 1), (3, 1), (4, 1)];
-    let cells: Vec<(i32, i32)> = (0..3)
-        .flat_map(|j| (0..7).map(move |i| (i, j)))
-        .filter(|c| !left_out.contains(c))
-        .collect();
-    let (shapes, g) = cluster_of(&cells, |_| None);
+    let (shapes, g) = cluster_of(&grid_cells(7, 3, &left_out), |_| None);
     let frame = cluster_frame(&shapes, &g, 0, false).unwrap();
     let regions = empty_regions(&frame, 40.0 * 40.0 / 3.0, 5, 8.0);
     let notch = regions
@@ -99,10 +95,7 @@ fn a_wide_notch_is_filled_from_its_ends_only_while_a_cluster_waits_for_it() {
 #[test]
 fn the_piece_at_the_dead_end_of_a_run_left_out_is_fitted_though_its_open_side_is_short() {
     let left_out = [(1, 0), (1, 1)];
-    let cells: Vec<(i32, i32)> = (0..3)
-        .flat_map(|j| (0..3).map(move |i| (i, j)))
-        .filter(|c| !left_out.contains(c))
-        .collect();
+    let cells = grid_cells(3, 3, &left_out);
     let (shapes, g) = cluster_of(&cells, |c| match c.1 {
         1 => sockets_beside_a_dead_end(c, 40.0),
         _ => None,
@@ -219,10 +212,7 @@ fn fitted_home_to_part(outline: &[P2], notch: &Hole, frame: &Frame, taken: Isome
 #[test]
 fn a_piece_held_all_round_but_for_a_narrow_gap_fits_part_of_the_region() {
     let left_out = [(1, 0), (1, 1), (1, 2)];
-    let cells: Vec<(i32, i32)> = (0..4)
-        .flat_map(|j| (0..3).map(move |i| (i, j)))
-        .filter(|c| !left_out.contains(c))
-        .collect();
+    let cells = grid_cells(3, 4, &left_out);
     let p = |x: f64, y: f64| P2::new(x, y);
     let (shapes, g) = cluster_of(&cells, |c| match c {
         (0, 1) => Some(vec![
