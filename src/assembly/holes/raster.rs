@@ -17,8 +17,9 @@ pub(super) const SEAM_CLOSE_PX: i64 = 2;
 /// chord between its neighbours; where the corner piece is placed the rectangle's corner lies
 /// on its outline.
 const EMPTY_CORNER: f64 = 0.4;
-/// See [`Frame::in_an_empty_corner`]: a notch the chord cuts across an empty corner lies
-/// under it by half a piece or so; elsewhere the two hulls are one.
+/// See [`Frame::in_an_empty_corner`]: near the chord it replaces, the hull with an empty
+/// corner taken in is deeper than the hull by up to half a piece (at the middle of the chord
+/// across a missing corner piece of square cells); elsewhere the two hulls are one.
 const CORNER_NOTCH: f64 = 0.2;
 /// Frames over this many pixels are not rasterised (a 1000-piece puzzle at 120 px per piece
 /// has about 15 million).
