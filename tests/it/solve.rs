@@ -732,11 +732,11 @@ fn a_corner_block_grown_apart_fits_the_empty_corner_of_the_hull() {
 /// Irregular 100 photos seed 21 with 3 pieces missing and 3 extraneous (held out until
 /// session 52, 96.7 %): the bottom left corner block (truth 81, 91, 92) grew apart, and the
 /// notch of its piece 81, cut to 0.55 of a piece by the hull's chord across the empty corner,
-/// took an extraneous piece whole. That notch now waits for the round that takes the corner
-/// in (`assembly::holes`), and the block fits part of the corner's region, but settling
-/// turned it 12–29 px off about the one seam it found it (98.1 %); a block fitted whole and
-/// joined by one seam is carried by its contacts (`assembly::carried`): every real piece
-/// placed right.
+/// took an extraneous piece whole. While a cluster is apart, no single piece now fills such
+/// a notch whole (`assembly::holes`), and the round that takes the corner in fits the block
+/// to part of the corner's region, but settling turned it 12–29 px off about the one seam it
+/// found it (98.1 %); a block fitted whole and joined by one seam is carried by its contacts
+/// (`assembly::carried`): every real piece placed right.
 #[test]
 fn a_corner_block_grown_apart_is_not_shut_out_by_a_look_alike_in_its_notch() {
     photo_with_3_missing_3_extraneous_solved_completely(100, 21);
