@@ -68,7 +68,7 @@ pub fn close_rims(
         on
     });
     let along_rims = GrayImage::from_raw(w, h, along_rims).expect("mask has the image's size");
-    let along_rims = rim_gaps::closing_bridges(
+    let (along_rims, filled_after) = rim_gaps::closing_bridges(
         along_rims,
         grown,
         |j| ridges.at(j),
@@ -76,8 +76,6 @@ pub fn close_rims(
     );
     let mut filled_before = grown.clone();
     fill_holes(&mut filled_before);
-    let mut filled_after = along_rims.clone();
-    fill_holes(&mut filled_after);
     // New interior: what the rims enclose, and the low-pass pixels the growth reached only
     // across a rim. The latter are print cut off from the rest of its piece by a seam the low
     // pass refuses: where dark print meets pale print the blend is a darker shade of the

@@ -17,33 +17,47 @@ pub(super) const BRIDGE_RIDGE: f32 = 0.5;
 /// `along` with the gaps of [`bridged`] closed where that encloses something more (a bridge
 /// beside an interior its rim closed already would only move the outline by a pixel, and
 /// the polygon path's straightening turns such a pixel into another polygon: a rendered
-/// polygonal photo of 12 pieces, seed 145, lost its solution so).
+/// polygonal photo of 12 pieces, seed 145, lost its solution so), and that mask with its
+/// holes filled: the fills made to judge the bridges are mostly the answer's own, so the
+/// caller need not fill it again (some gap is bridged on nearly every photo).
 pub(super) fn closing_bridges(
     along: GrayImage,
     grown: &GrayImage,
     ridge: impl Fn(usize) -> f32,
     least: f32,
-) -> GrayImage {
+) -> (GrayImage, GrayImage) {
+    let filled = |mask: &GrayImage| {
+        let mut out = mask.clone();
+        fill_holes(&mut out);
+        out
+    };
     let with = bridged(along.clone(), grown, ridge, least);
-    if with.as_raw() == along.as_raw() {
-        return along;
+    if with == along {
+        let filled_along = filled(&along);
+        return (along, filled_along);
     }
-    let mut filled_without = along.clone();
-    fill_holes(&mut filled_without);
-    let mut filled_with = with.clone();
-    fill_holes(&mut filled_with);
+    let filled_without = filled(&along);
+    let filled_with = filled(&with);
     let (w, h) = along.dimensions();
     let enclosed = |x: u32, y: u32| {
         filled_with.get_pixel(x, y)[0] != 0
             && filled_without.get_pixel(x, y)[0] == 0
             && with.get_pixel(x, y)[0] == 0
     };
-    GrayImage::from_fn(w, h, |x, y| {
+    let out = GrayImage::from_fn(w, h, |x, y| {
         let bridge = with.get_pixel(x, y)[0] != 0 && along.get_pixel(x, y)[0] == 0;
         let on = along.get_pixel(x, y)[0] != 0
             || (bridge && window(x, y, 1, (w, h)).any(|(xx, yy)| enclosed(xx, yy)));
         Luma([u8::from(on) * 255])
-    })
+    });
+    let filled_out = if out == with {
+        filled_with
+    } else if out == along {
+        filled_without
+    } else {
+        filled(&out)
+    };
+    (out, filled_out)
 }
 
 /// `along` with the one-pixel gaps closed between its rim pixels (those not in `grown`) and
@@ -127,15 +141,20 @@ mod tests {
             let rim = (x == 6 && y <= 4) || (y == 0 && x <= 6) || (x == 0 && y <= 5);
             Luma([u8::from(print(x, y) || rim) * 255])
         });
-        let closed = closing_bridges(loop_rim.clone(), &grown, ridge, 1.2);
+        let (closed, filled) = closing_bridges(loop_rim.clone(), &grown, ridge, 1.2);
         assert_ne!(closed.get_pixel(6, 5)[0], 0, "the bridge closes the loop");
-        let mut filled = closed;
-        fill_holes(&mut filled);
         assert_ne!(filled.get_pixel(3, 3)[0], 0);
+        let mut refilled = closed;
+        fill_holes(&mut refilled);
+        assert_eq!(
+            filled.as_raw(),
+            refilled.as_raw(),
+            "its filling is the mask's"
+        );
         let side_only = GrayImage::from_fn(12, 12, |x, y| {
             Luma([u8::from(print(x, y) || (x == 6 && y <= 4)) * 255])
         });
-        let open = closing_bridges(side_only.clone(), &grown, ridge, 1.2);
+        let (open, _) = closing_bridges(side_only.clone(), &grown, ridge, 1.2);
         assert_eq!(
             open.as_raw(),
             side_only.as_raw(),
