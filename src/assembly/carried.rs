@@ -40,6 +40,11 @@ pub(super) struct Held {
 }
 
 impl Held {
+    /// Whether piece `m` is one of its pieces.
+    fn holds(&self, m: usize) -> bool {
+        self.pieces.iter().any(|&(n, _)| n == m)
+    }
+
     /// The neighbours' contact points where they lie now.
     fn placed(&self, g: &Growth) -> Option<Vec<P2>> {
         self.there
@@ -109,15 +114,14 @@ pub(super) fn held_by_one_seam(
     held: &[Held],
 ) -> Vec<Held> {
     let piece = |c: usize| shapes.chainlets[c].piece;
-    let carried = |m: usize| held.iter().any(|h| h.pieces.iter().any(|&(n, _)| n == m));
+    let carried = |m: usize| held.iter().any(|h| h.holds(m));
     loose
         .into_iter()
         .filter(|h| h.pieces.len() > 1)
         .filter(|h| {
-            let member = |m: usize| h.pieces.iter().any(|&(n, _)| n == m);
             let joins = seams
                 .iter()
-                .filter(|&&(a, b, _)| member(piece(a)) != member(piece(b)))
+                .filter(|&&(a, b, _)| h.holds(piece(a)) != h.holds(piece(b)))
                 .count();
             joins <= 1 && !h.pieces.iter().any(|&(m, _)| carried(m))
         })
