@@ -41,7 +41,7 @@ pub(super) struct Held {
 
 impl Held {
     /// Whether piece `m` is one of its pieces.
-    fn holds(&self, m: usize) -> bool {
+    pub(super) fn holds(&self, m: usize) -> bool {
         self.pieces.iter().any(|&(n, _)| n == m)
     }
 
@@ -146,7 +146,10 @@ pub(super) fn touching(
     let reach = CONTACT * shapes.median_size;
     let near = neighbourhood * shapes.median_size;
     let centre = p.pose * shapes.pieces[m].centroid;
-    let neighbours: Vec<(usize, Vec<P2>)> = g
+    // Each neighbour's outline with its bounds grown by the contact distance: a point outside
+    // them touches none of it (most points touch one neighbour or none, and the settling
+    // asks this of every piece held by one seam at every round).
+    let neighbours: Vec<(usize, Vec<P2>, [f64; 4])> = g
         .placed
         .iter()
         .enumerate()
@@ -154,8 +157,20 @@ pub(super) fn touching(
         .filter_map(|(n, q)| {
             let q = q.as_ref().filter(|q| q.cluster == p.cluster)?;
             let c = q.pose * shapes.pieces[n].centroid;
-            let outline = shapes.pieces[n].outline.iter().map(|y| q.pose * y);
-            ((c - centre).norm() < near).then(|| (n, outline.collect()))
+            if (c - centre).norm() >= near {
+                return None;
+            }
+            let outline: Vec<P2> = shapes.pieces[n]
+                .outline
+                .iter()
+                .map(|y| q.pose * y)
+                .collect();
+            let bounds = outline.iter().fold(
+                [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+                |[x0, y0, x1, y1], y| [x0.min(y.x), y0.min(y.y), x1.max(y.x), y1.max(y.y)],
+            );
+            let [x0, y0, x1, y1] = bounds;
+            Some((n, outline, [x0 - reach, y0 - reach, x1 + reach, y1 + reach]))
         })
         .collect();
     shapes.pieces[m]
@@ -166,7 +181,10 @@ pub(super) fn touching(
             let x = p.pose * q;
             let nearest = neighbours
                 .iter()
-                .flat_map(|(n, o)| o.iter().map(move |y| (*n, y)))
+                .filter(|(_, _, [x0, y0, x1, y1])| {
+                    (*x0..=*x1).contains(&x.x) && (*y0..=*y1).contains(&x.y)
+                })
+                .flat_map(|(n, o, _)| o.iter().map(move |y| (*n, y)))
                 .map(|(n, y)| ((y - x).norm(), n, *y))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
             (*q, nearest.filter(|c| c.0 <= reach).map(|(_, n, y)| (n, y)))

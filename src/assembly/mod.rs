@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod grow;
 mod grower;
 mod holes;
+mod leaning;
 pub mod matings;
 mod member_grid;
 mod merge;
@@ -147,7 +148,7 @@ pub fn assemble(set: &PieceSet) -> AssemblyReport {
     let mut growth = restarts::grow(&shapes, &table);
     let blocks_rejoined = rejoin::rejoin_bridged_blocks(&shapes, &table, &mut growth);
     let revised = fill_what_is_left(&shapes, &table, &mut growth);
-    let seams_closed = settle::settle(&shapes, &table, &mut growth);
+    let seams_closed = settle::settle(&shapes, &table, &mut growth, settle::Leaning::OnContacts);
     let assembly = output::to_assembly(&shapes, &table, &growth);
     let t3 = Instant::now();
     let shaped = shapes.chainlets.iter().filter(|c| !c.straight).count();
@@ -236,7 +237,7 @@ fn fill_and_settle(
         return moved;
     }
     let mut settled = grown;
-    settle::settle(shapes, table, &mut settled);
+    settle::settle(shapes, table, &mut settled, settle::Leaning::OnSeamsOnly);
     let moved_settled = fill(&mut settled);
     let (mut moved, mut size) = (moved, size);
     if let Some((_, s)) = largest(&settled).filter(|&(_, s)| s > size) {
@@ -256,7 +257,7 @@ fn fill_and_settle(
         return moved;
     }
     let mut again = growth.clone();
-    settle::settle(shapes, table, &mut again);
+    settle::settle(shapes, table, &mut again, settle::Leaning::OnSeamsOnly);
     let moved_again = fill(&mut again);
     if largest(&again).is_some_and(|(_, s)| s > size) {
         *growth = again;

@@ -18,6 +18,7 @@ use super::carried;
 use super::compare::nearest_near;
 use super::geometry::{pose_difference, Pose, P2};
 use super::grow::Growth;
+use super::leaning;
 use super::matings::MatingTable;
 use super::pose_graph::{self, PairSet};
 use super::shapes::{Shapes, SAMPLES};
@@ -36,8 +37,9 @@ const STILL_PX: f64 = 0.02;
 const ROBUST_SCALE: f64 = 0.03;
 
 /// Closes the open seams between pieces lying side by side and relaxes every cluster (see
-/// the module's doc). Returns how many seams were closed.
-pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> usize {
+/// the module's doc), the pieces held by one seam leaning on their neighbours or not (see
+/// [`Leaning`]). Returns how many seams were closed.
+pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth, lean: Leaning) -> usize {
     // Measured before the seams found here join them to the rest (see
     // `carried::held_by_one_seam`).
     let loose = carried::contacts(shapes, g);
@@ -66,11 +68,26 @@ pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth) -> us
     let mut held = carried::contacts(shapes, g);
     let pivoting = carried::held_by_one_seam(shapes, loose, &seams, &held);
     held.extend(pivoting);
+    let one_seam = match lean {
+        Leaning::OnContacts => leaning::held_by_one_seam(shapes, g, &held),
+        Leaning::OnSeamsOnly => Vec::new(),
+    };
     for members in &by_cluster {
-        relax_until_still(shapes, g, members);
+        relax_until_still(shapes, g, members, &one_seam);
     }
     carried::carry(g, &held);
     seams.len()
+}
+
+/// Whether the pieces held by one seam lean on the neighbours they touch while a cluster
+/// settles (see [`leaning`]). Only the final settling leans: the settlings that the holes
+/// step is tried again on come before the pieces round a hole are placed, and leaning there
+/// too lost pieces on three generated sets of 301 (irregular 100 photos seed 100 98.2 %, with
+/// missing and extraneous pieces seed 17 85.5 %, classic 100 photos seed 43 98.3 %).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Leaning {
+    OnContacts,
+    OnSeamsOnly,
 }
 
 /// Pairs of open chainlets of two placed pieces of one cluster that the mating table pairs
@@ -122,19 +139,26 @@ fn open_seams(shapes: &Shapes, table: &MatingTable, g: &Growth) -> Vec<(usize, u
 }
 
 /// Relaxation of one cluster (the first member, its seed, held still), as closest-point
-/// rounds: the seams' point pairs are found at the current poses, then every member's pose
-/// is refined at once to fit them (see [`pose_graph`]); then the pairs are found again, until
-/// a round moves no piece more than [`STILL_PX`].
-fn relax_until_still(shapes: &Shapes, g: &mut Growth, members: &[usize]) {
+/// rounds: the seams' point pairs (and the contacts of those of `one_seam` among its
+/// members, see [`leaning`]) are found at the current poses, then every member's pose is
+/// refined at once to fit them (see [`pose_graph`]); then the pairs are found again, until a
+/// round moves no piece more than [`STILL_PX`].
+fn relax_until_still(shapes: &Shapes, g: &mut Growth, members: &[usize], one_seam: &[usize]) {
+    let one_seam: Vec<usize> = one_seam
+        .iter()
+        .copied()
+        .filter(|m| members.contains(m))
+        .collect();
     let Some(&seed) = members.first() else {
         return;
     };
     let centroids: Vec<P2> = shapes.pieces.iter().map(|p| p.centroid).collect();
     for _ in 0..MAX_ROUNDS {
-        let sets: Vec<PairSet> = members
+        let mut sets: Vec<PairSet> = members
             .iter()
             .flat_map(|&m| seams_of(shapes, g, m))
             .collect();
+        sets.extend(leaning::contacts_of(shapes, g, &one_seam));
         let mut poses: Vec<Pose> = g
             .placed
             .iter()
