@@ -219,18 +219,7 @@ mod tests {
         let mut shapes = Shapes::bare(n, each);
         shapes.median_size = 40.0;
         for (k, piece) in shapes.pieces.iter_mut().enumerate() {
-            let x0 = 40.0 * k as f64;
-            let corners = [(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)];
-            piece.outline = (0..4)
-                .flat_map(|c| {
-                    let (a, b) = (corners[c], corners[(c + 1) % 4]);
-                    (0..40).map(move |t| {
-                        let t = t as f64 / 40.0;
-                        P2::new(x0 + a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
-                    })
-                })
-                .collect();
-            piece.centroid = P2::new(x0 + 20.0, 20.0);
+            piece.set_square(40.0 * k as f64, 0.0, 40.0);
         }
         shapes
     }

@@ -91,7 +91,7 @@ pub(super) fn contacts_of(shapes: &Shapes, g: &Growth, pieces: &[usize]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assembly::geometry::{Pose, P2};
+    use crate::assembly::geometry::Pose;
     use crate::assembly::grow::Placed;
 
     /// Four 40 px cells, A (0, 0), B (1, 0), D (0, 1), C (1, 1), pieces 0–3 in that order,
@@ -106,18 +106,7 @@ mod tests {
             .iter_mut()
             .zip([(0, 0), (1, 0), (0, 1), (1, 1)])
         {
-            let (x0, y0) = (40.0 * cx as f64, 40.0 * cy as f64);
-            let corners = [(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)];
-            piece.outline = (0..4)
-                .flat_map(|c| {
-                    let (a, b) = (corners[c], corners[(c + 1) % 4]);
-                    (0..40).map(move |t| {
-                        let t = t as f64 / 40.0;
-                        P2::new(x0 + a.0 + (b.0 - a.0) * t, y0 + a.1 + (b.1 - a.1) * t)
-                    })
-                })
-                .collect();
-            piece.centroid = P2::new(x0 + 20.0, y0 + 20.0);
+            piece.set_square(40.0 * cx as f64, 40.0 * cy as f64, 40.0);
         }
         let mut mate_of = vec![None; 16];
         // A's right and B's left; A's bottom and D's top; D's right and C's left.

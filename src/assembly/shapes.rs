@@ -227,6 +227,24 @@ impl PieceShape {
             scale: 1.0,
         }
     }
+
+    /// Makes it the square cell of `side` px whose top left corner is (`x0`, `y0`), traced
+    /// clockwise (image axes) from that corner one point per pixel, its centroid at its
+    /// centre: pieces that touch along straight sides, for tests of contacts.
+    pub fn set_square(&mut self, x0: f64, y0: f64, side: f64) {
+        let corners = [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)];
+        let steps = side.round() as usize;
+        self.outline = (0..4)
+            .flat_map(|c| {
+                let (a, b) = (corners[c], corners[(c + 1) % 4]);
+                (0..steps).map(move |t| {
+                    let t = t as f64 / steps as f64;
+                    P2::new(x0 + a.0 + (b.0 - a.0) * t, y0 + a.1 + (b.1 - a.1) * t)
+                })
+            })
+            .collect();
+        self.centroid = P2::new(x0 + side / 2.0, y0 + side / 2.0);
+    }
 }
 
 impl Shapes {
