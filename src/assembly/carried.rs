@@ -224,26 +224,14 @@ mod tests {
         shapes
     }
 
-    /// Piece `k` of cluster 0 at `pose`.
-    fn placed(k: usize, pose: Pose) -> Option<Placed> {
-        Some(Placed {
-            pose,
-            sequence: k as u32 + 1,
-            cluster: 0,
-            supports: 2,
-            merit: 0.5,
-            spans: 0,
-        })
-    }
-
     /// Three cells in a row, each with one chainlet, placed as cut (the middle one
     /// `shifted`); the outer two mate each other, so the middle one is held by no seam.
     fn row(shifted: Pose) -> (Shapes, Growth) {
         let g = Growth {
             placed: vec![
-                placed(0, Pose::identity()),
-                placed(1, shifted),
-                placed(2, Pose::identity()),
+                Some(Placed::as_cut(0, Pose::identity())),
+                Some(Placed::as_cut(1, shifted)),
+                Some(Placed::as_cut(2, Pose::identity())),
             ],
             mate_of: vec![Some((2, 1.0)), None, Some((0, 1.0))],
             clusters: 1,
@@ -261,7 +249,9 @@ mod tests {
             mate_of[2 * k + 2] = Some((2 * k + 1, 1.0));
         }
         let g = Growth {
-            placed: (0..5).map(|k| placed(k, Pose::identity())).collect(),
+            placed: (0..5)
+                .map(|k| Some(Placed::as_cut(k, Pose::identity())))
+                .collect(),
             mate_of,
             clusters: 1,
             ..Growth::default()

@@ -308,6 +308,22 @@ fn junction_point(shapes: &Shapes, closed: &[(usize, usize, f64)], pose: &Pose) 
 }
 
 #[cfg(test)]
+impl Placed {
+    /// The `k`-th piece placed (sequence `k + 1`) in cluster 0 at `pose`, as growth places a
+    /// piece that closed a junction: for tests of what is done with placed pieces.
+    pub fn as_cut(k: usize, pose: Pose) -> Placed {
+        Placed {
+            pose,
+            sequence: k as u32 + 1,
+            cluster: 0,
+            supports: 2,
+            merit: 0.5,
+            spans: 0,
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -114,22 +114,12 @@ mod tests {
             mate_of[a] = Some((b, 1.0));
             mate_of[b] = Some((a, 1.0));
         }
-        let placed = |k: usize, pose: Pose| {
-            Some(Placed {
-                pose,
-                sequence: k as u32 + 1,
-                cluster: 0,
-                supports: 1,
-                merit: 0.5,
-                spans: 0,
-            })
-        };
         let g = Growth {
             placed: vec![
-                placed(0, Pose::identity()),
-                placed(1, b_pose),
-                placed(2, Pose::identity()),
-                placed(3, Pose::identity()),
+                Some(Placed::as_cut(0, Pose::identity())),
+                Some(Placed::as_cut(1, b_pose)),
+                Some(Placed::as_cut(2, Pose::identity())),
+                Some(Placed::as_cut(3, Pose::identity())),
             ],
             mate_of,
             clusters: 1,

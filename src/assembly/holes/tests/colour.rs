@@ -57,7 +57,11 @@ fn one_chainlet_along_two_neighbours(off: f32) -> (Shapes, SeamColours, Growth) 
         profiles.push(profile);
     }
     let g = Growth {
-        placed: vec![None, Some(placed_as_cut(0)), Some(placed_as_cut(1))],
+        placed: vec![
+            None,
+            Some(Placed::as_cut(0, Isometry2::identity())),
+            Some(Placed::as_cut(1, Isometry2::identity())),
+        ],
         clusters: 1,
         ..Growth::default()
     };

@@ -27,7 +27,7 @@ fn a_piece_left_out_of_a_closed_hole_is_fitted_to_its_rim() {
             &cell(40.0 * i as f64, 40.0 * j as f64),
             Isometry2::identity(),
         ));
-        g.placed[k] = Some(placed_as_cut(k));
+        g.placed[k] = Some(Placed::as_cut(k, Isometry2::identity()));
     }
     // The middle cell's left side bulges into a hole of its neighbour: a piece that fits
     // one way round only.

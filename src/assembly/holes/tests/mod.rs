@@ -32,18 +32,6 @@ fn cell(x: f64, y: f64) -> Vec<P2> {
     ]
 }
 
-/// The `k`-th piece placed where it was cut, as growth would have placed it.
-fn placed_as_cut(k: usize) -> Placed {
-    Placed {
-        pose: Isometry2::identity(),
-        sequence: k as u32 + 1,
-        cluster: 0,
-        supports: 2,
-        merit: 0.5,
-        spans: 0,
-    }
-}
-
 /// The outline of a piece: `corners` joined by points 1 px apart, moved by `pose`.
 fn piece(id: u32, corners: &[P2], pose: Isometry2<f64>) -> PieceShape {
     let mut outline = Vec::new();
@@ -119,7 +107,7 @@ fn cluster_of(
         shapes
             .pieces
             .push(piece(k as u32 + 1, &corners, Isometry2::identity()));
-        g.placed[k] = Some(placed_as_cut(k));
+        g.placed[k] = Some(Placed::as_cut(k, Isometry2::identity()));
     }
     (shapes, g)
 }
@@ -144,7 +132,7 @@ fn grid_with_cells_apart(apart: impl Fn(i32, i32) -> bool) -> (Shapes, Growth) {
             &cell(40.0 * i as f64, 40.0 * j as f64),
             Isometry2::identity(),
         ));
-        let mut p = placed_as_cut(k);
+        let mut p = Placed::as_cut(k, Isometry2::identity());
         if apart(i, j) {
             p.cluster = 1;
             p.pose = taken;

@@ -127,7 +127,7 @@ fn every_cluster_of_a_block_or_more_has_its_holes_filled_largest_first() {
             let k = g.placed.len();
             g.placed.push(Some(Placed {
                 cluster,
-                ..placed_as_cut(k)
+                ..Placed::as_cut(k, Isometry2::identity())
             }));
         }
     }
