@@ -22,11 +22,11 @@ use super::shapes::Shapes;
 const CONTACT: f64 = 0.05;
 /// Neighbours are looked for among the pieces whose centroids lie within this many median
 /// piece sizes (an irregular cut's pieces reach 1.8 times the median area).
-const NEIGHBOURHOOD: f64 = 2.5;
+pub(super) const NEIGHBOURHOOD: f64 = 2.5;
 /// Every this many points of the piece's own outline are tried for contact.
-const STRIDE: usize = 2;
+pub(super) const STRIDE: usize = 2;
 /// A piece touching its neighbours along fewer points than this is left where it is.
-const MIN_CONTACTS: usize = 12;
+pub(super) const MIN_CONTACTS: usize = 12;
 
 /// Where a part held by no seam to the rest of its cluster touches its neighbours: its
 /// pieces with their poses as measured, points of their outlines (cluster frame, as

@@ -15,7 +15,7 @@
 //! with (pairs kept as first measured held that border piece 12 px off, where it had been
 //! put). All three sets then solve completely; nothing else in 301 generated sets changed.
 
-use super::carried::{self, Held};
+use super::carried::{self, Held, MIN_CONTACTS, NEIGHBOURHOOD, STRIDE};
 use super::grow::Growth;
 use super::pose_graph::PairSet;
 use super::shapes::Shapes;
@@ -24,13 +24,6 @@ use super::shapes::Shapes;
 /// contacts of a piece along a side (some 100 pairs) count about a tenth of a seam, enough
 /// to take up the freedom one seam leaves, not to pull a piece off it.
 const CONTACT_WEIGHT: f64 = 0.1;
-/// Every this many points of the piece's outline are tried for contact.
-const STRIDE: usize = 2;
-/// Neighbours are looked for among the pieces whose centroids lie within this many median
-/// piece sizes (as in [`carried`]).
-const NEIGHBOURHOOD: f64 = 2.5;
-/// A piece touching its neighbours along fewer points than this is left to its seam.
-const MIN_CONTACTS: usize = 12;
 
 /// The placed pieces with exactly one seam to a piece of their cluster, but for those in a
 /// part that `held` carries.
@@ -54,7 +47,8 @@ pub(super) fn held_by_one_seam(shapes: &Shapes, g: &Growth, held: &[Held]) -> Ve
 
 /// Piece `m`'s contacts with its neighbours where they lie now, one pair set per neighbour
 /// (points of `m`'s outline in its frame, the nearest points of the neighbour's in that
-/// one's); none if it touches them along fewer than [`MIN_CONTACTS`] points.
+/// one's), looked for as [`carried`] looks for a loose part's; none if it touches them
+/// along fewer than [`MIN_CONTACTS`] points (it is left to its seam).
 pub(super) fn contact_pairs(shapes: &Shapes, g: &Growth, m: usize) -> Vec<PairSet> {
     let mut sets: Vec<PairSet> = Vec::new();
     let mut count = 0;
