@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "scan")]
     pub style: Style,
     /// Nominal piece size in pixels.
-    #[arg(long, default_value_t = 80.0)]
+    #[arg(long, default_value_t = synth::CLI_PX_PER_PIECE)]
     pub px_per_piece: f64,
     /// Leave this many pieces out of the images.
     #[arg(long, default_value_t = 0)]

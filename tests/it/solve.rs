@@ -1146,6 +1146,43 @@ fn solve_writes_assembly_table_and_solution_picture() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// What a user runs first: `jigsaw synth` with no piece size, then `jigsaw solve` on its
+/// photos. At the 80 px per piece that was the default until session 54, this set solved to
+/// 74.1 % after 350 s (see `synth::CLI_PX_PER_PIECE`).
+#[test]
+fn the_generators_default_piece_size_gives_photos_the_solver_solves() {
+    let dir = scratch();
+    let gen = dir.path().join("puzzle");
+    let out = dir.path().join("solved");
+    let (g, o) = (gen.to_str().unwrap(), out.to_str().unwrap());
+    let args = [
+        "--quiet",
+        "synth",
+        "--kind",
+        "irregular",
+        "--pieces",
+        "100",
+        "--seed",
+        "3",
+        "--style",
+        "photo",
+        "-o",
+        g,
+    ];
+    let r = run(&args);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let truth = std::fs::read_to_string(gen.join("truth.json")).unwrap();
+    let truth = jigsaw::synth::truth::Truth::from_json(&truth).unwrap();
+    assert_eq!(truth.px_per_piece, jigsaw::synth::CLI_PX_PER_PIECE);
+    let images = gen.join(jigsaw::synth::IMAGES);
+    let r = run(&["--quiet", "solve", images.to_str().unwrap(), "-o", o]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = run(&["--json", "score", o, g]);
+    let s: serde_json::Value = serde_json::from_slice(&r.stdout).expect("score --json");
+    assert_eq!(s["neighbour_accuracy"].as_f64(), Some(1.0), "{s}");
+    assert_eq!(s["pieces_placed"].as_u64(), Some(100), "{s}");
+}
+
 #[test]
 fn solve_reports_bad_input_without_panicking() {
     let dir = scratch();

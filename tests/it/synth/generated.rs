@@ -4,8 +4,9 @@
 use crate::util::{run, scratch};
 use jigsaw::synth::truth::Truth;
 
-/// Generates a `kind` puzzle and traces its images with `trace_args` added; returns the truth
-/// and the printed trace JSON.
+/// Generates a `kind` puzzle at 80 px per piece (the size these front-end tests were measured
+/// at, under the CLI's default) and traces its images with `trace_args` added; returns the
+/// truth and the printed trace JSON.
 pub fn synth_and_trace(
     kind: &str,
     pieces: usize,
@@ -13,7 +14,8 @@ pub fn synth_and_trace(
     style: &str,
     trace_args: &[&str],
 ) -> (Truth, serde_json::Value) {
-    synth_with_and_trace(kind, pieces, seed, style, &[], trace_args)
+    let px = ["--px-per-piece", "80"];
+    synth_with_and_trace(kind, pieces, seed, style, &px, trace_args)
 }
 
 /// [`synth_and_trace`] with `synth_args` added to `jigsaw synth` (e.g. `--px-per-piece`).
