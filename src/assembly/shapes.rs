@@ -230,7 +230,7 @@ impl PieceShape {
 
     /// Makes it the square cell of `side` px whose top left corner is (`x0`, `y0`), traced
     /// clockwise (image axes) from that corner one point per pixel, its centroid at its
-    /// centre: pieces that touch along straight sides, for tests of contacts.
+    /// centre: pieces that touch along straight sides, for tests of contacts and overlaps.
     pub fn set_square(&mut self, x0: f64, y0: f64, side: f64) {
         let corners = [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)];
         let steps = side.round() as usize;
@@ -244,6 +244,13 @@ impl PieceShape {
             })
             .collect();
         self.centroid = P2::new(x0 + side / 2.0, y0 + side / 2.0);
+        self.polygon = corners
+            .iter()
+            .map(|&(x, y)| P2::new(x0 + x, y0 + y))
+            .collect();
+        self.bounds = [x0, y0, x0 + side, y0 + side];
+        self.centroid_depth = side / 2.0;
+        self.size = side;
     }
 }
 

@@ -12,8 +12,9 @@
 //! rectangle that hull spans (see [`outside_the_rest`]), even when nothing is: a corner piece of
 //! irregular 100 photos seed 15 hung outside the top right corner on one knob, its own corner
 //! empty, with every piece placed. The change is kept when the cluster ends up with more pieces,
-//! or, for a part that stuck out of the puzzle, with as many and the part placed elsewhere: a piece
-//! outside the puzzle's edge is wrong wherever else it fits; or, for a single piece, with as many
+//! or, for a part that stuck out of the puzzle, with as many and the part placed elsewhere (a piece
+//! outside the puzzle's edge is wrong wherever else it fits) or left out where another piece took
+//! its place (a true piece beside missing ones sticks out too); or, for a single piece, with as many
 //! and the piece moved to a place where its neighbours hold it all round, as they did not where it
 //! was: a hole closed all round is stronger evidence than one mating. Otherwise the trial is
 //! dropped, so a true part taken off and put back where it was changes nothing.

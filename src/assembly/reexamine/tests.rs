@@ -271,21 +271,35 @@ fn a_pair_held_to_the_rest_by_poor_seams_only_is_a_part() {
         .any(|h| h.part == [5, 6] && h.by == HeldBy::PoorSeams));
 }
 
-/// A part sticking out of the puzzle may be left out where as many pieces took its place in
-/// the largest cluster (irregular 100 photos seed 39: a piece hanging off the left edge,
-/// taken off, let the corner piece fit its notch, and fitted nowhere itself); a part inside
-/// may not, and a trial with fewer pieces is no better.
+/// A part sticking out of the puzzle may be left out where a piece new to the largest cluster
+/// took its place (irregular 100 photos seed 39: a piece hanging off the left edge, taken
+/// off, let the corner piece fit its notch, and fitted nowhere itself), not where the
+/// newcomer fits elsewhere (irregular 20 photos seed 21 with three missing and three
+/// extraneous pieces); a part inside may not, and a trial with fewer pieces is no better.
 #[test]
-fn a_part_sticking_out_may_give_its_place_in_the_count_to_others() {
-    // 0–1–2–3–4 in cluster 0, piece 5 left out.
-    let (shapes, mut g) = chain(6);
+fn a_part_sticking_out_may_give_its_place_in_the_count_to_a_piece_that_takes_it() {
+    // 0–1–2–3–4 in cluster 0, 40 px cells in a row as cut; piece 5 (the next cell) left out.
+    let (mut shapes, mut g) = chain(6);
+    shapes.median_size = 40.0;
+    for (k, piece) in shapes.pieces.iter_mut().enumerate() {
+        piece.set_square(40.0 * k as f64, 0.0, 40.0);
+    }
     g.placed[5] = None;
     let before = members(&g, 0);
-    let mut trial = g.clone();
-    trial.placed[4] = None;
-    trial.placed[5] = g.placed[0].clone();
+    let with_5_at = |x: f64, y: f64| {
+        let mut trial = g.clone();
+        trial.placed[4] = None;
+        trial.placed[5] = Some(Placed::as_cut(6, Pose::translation(x, y)));
+        trial
+    };
+    // Piece 5 where piece 4 lay.
+    let trial = with_5_at(-40.0, 0.0);
     assert!(better(&shapes, &g, &trial, &before, &[4], true));
     assert!(!better(&shapes, &g, &trial, &before, &[4], false));
+    // Piece 5 below its own cell, clear of piece 4's place: as many pieces, but it took no
+    // place of the part's.
+    let elsewhere = with_5_at(0.0, 40.0);
+    assert!(!better(&shapes, &g, &elsewhere, &before, &[4], true));
     // Fewer pieces.
     let mut fewer = g.clone();
     fewer.placed[4] = None;
