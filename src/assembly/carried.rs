@@ -107,7 +107,7 @@ pub(super) fn contacts(shapes: &Shapes, g: &Growth) -> Vec<Held> {
 /// as well as its fit did, and more closely (irregular 100 photos seed 13 with missing and
 /// extraneous pieces: a pair joined by four seams, carried instead, lay a pixel off and
 /// its neighbour's place no longer took its piece).
-pub(super) fn held_by_one_seam(
+pub(super) fn blocks_held_by_one_seam(
     shapes: &Shapes,
     loose: Vec<Held>,
     seams: &[(usize, usize, f64)],
@@ -325,17 +325,17 @@ mod tests {
     fn a_block_joined_to_the_rest_by_one_seam_is_still_carried() {
         let (shapes, g) = row_with_a_pair();
         let loose = || contacts(&shapes, &g);
-        let one = held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0)], &[]);
+        let one = blocks_held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0)], &[]);
         assert_eq!(one.len(), 1);
         let pair: Vec<usize> = one[0].pieces.iter().map(|&(m, _)| m).collect();
         assert_eq!(pair, [3, 4]);
         // A seam within the pair does not join it to the rest.
-        let inside = held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0), (7, 8, 3.0)], &[]);
+        let inside = blocks_held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0), (7, 8, 3.0)], &[]);
         assert_eq!(inside.len(), 1);
-        let two = held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0), (9, 0, 12.0)], &[]);
+        let two = blocks_held_by_one_seam(&shapes, loose(), &[(5, 6, 10.0), (9, 0, 12.0)], &[]);
         assert!(two.is_empty());
         // Nor is a part carried twice.
         let carried_already = loose();
-        assert!(held_by_one_seam(&shapes, loose(), &[], &carried_already).is_empty());
+        assert!(blocks_held_by_one_seam(&shapes, loose(), &[], &carried_already).is_empty());
     }
 }

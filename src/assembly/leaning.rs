@@ -27,7 +27,7 @@ const CONTACT_WEIGHT: f64 = 0.1;
 
 /// The placed pieces with exactly one seam to a piece of their cluster, but for those in a
 /// part that `held` carries.
-pub(super) fn held_by_one_seam(shapes: &Shapes, g: &Growth, held: &[Held]) -> Vec<usize> {
+pub(super) fn pieces_held_by_one_seam(shapes: &Shapes, g: &Growth, held: &[Held]) -> Vec<usize> {
     let cluster_of = |m: usize| g.placed[m].as_ref().map(|p| p.cluster);
     (0..g.placed.len())
         .filter(|&m| {
@@ -125,11 +125,11 @@ mod tests {
     #[test]
     fn the_pieces_held_by_one_seam_are_those_not_carried() {
         let (shapes, g) = square(Pose::identity());
-        assert_eq!(held_by_one_seam(&shapes, &g, &[]), [1, 3]);
+        assert_eq!(pieces_held_by_one_seam(&shapes, &g, &[]), [1, 3]);
         let mut lone = g.clone();
         lone.placed[1] = None;
         // B gone, A keeps its seam with D only; C and A are held by one seam each.
-        assert_eq!(held_by_one_seam(&shapes, &lone, &[]), [0, 3]);
+        assert_eq!(pieces_held_by_one_seam(&shapes, &lone, &[]), [0, 3]);
     }
 
     /// B slid 1.5 px off C along its seam with A: its contacts pair its bottom side with C's

@@ -41,7 +41,7 @@ const ROBUST_SCALE: f64 = 0.03;
 /// [`Leaning`]). Returns how many seams were closed.
 pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth, lean: Leaning) -> usize {
     // Measured before the seams found here join them to the rest (see
-    // `carried::held_by_one_seam`).
+    // `carried::blocks_held_by_one_seam`).
     let loose = carried::contacts(shapes, g);
     let seams = open_seams(shapes, table, g);
     for &(a, b, delta) in &seams {
@@ -66,10 +66,10 @@ pub(super) fn settle(shapes: &Shapes, table: &MatingTable, g: &mut Growth, lean:
         }
     }
     let mut held = carried::contacts(shapes, g);
-    let pivoting = carried::held_by_one_seam(shapes, loose, &seams, &held);
+    let pivoting = carried::blocks_held_by_one_seam(shapes, loose, &seams, &held);
     held.extend(pivoting);
     let one_seam = match lean {
-        Leaning::OnContacts => leaning::held_by_one_seam(shapes, g, &held),
+        Leaning::OnContacts => leaning::pieces_held_by_one_seam(shapes, g, &held),
         Leaning::OnSeamsOnly => Vec::new(),
     };
     for members in &by_cluster {
