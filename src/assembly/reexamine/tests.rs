@@ -272,10 +272,9 @@ fn a_pair_held_to_the_rest_by_poor_seams_only_is_a_part() {
 }
 
 /// A part sticking out of the puzzle may be left out where a piece new to the largest cluster
-/// took its place (irregular 100 photos seed 39: a piece hanging off the left edge, taken
-/// off, let the corner piece fit its notch, and fitted nowhere itself), not where the
-/// newcomer fits elsewhere (irregular 20 photos seed 21 with three missing and three
-/// extraneous pieces); a part inside may not, and a trial with fewer pieces is no better.
+/// took its place (overlapping where the part lay), not where the newcomer fits elsewhere
+/// (irregular 20 photos seed 21 with three missing and three extraneous pieces); a part
+/// inside may not, and a trial with fewer pieces is no better.
 #[test]
 fn a_part_sticking_out_may_give_its_place_in_the_count_to_a_piece_that_takes_it() {
     // 0–1–2–3–4 in cluster 0, 40 px cells in a row as cut; piece 5 (the next cell) left out.

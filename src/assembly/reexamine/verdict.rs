@@ -24,8 +24,9 @@ const TAKEN_PLACE: f64 = 0.08;
 /// largest cluster has more pieces than `before`, or, for a part that stuck `outside` the
 /// puzzle, as many with every piece of `part` in it at another place or left out, and a
 /// part left out only where a piece new to the cluster took its place (see
-/// [`took_the_place`]: irregular 100 photos seed 39, a piece hanging off the left edge whose
-/// corner piece then fitted its notch). A part inside it is
+/// [`took_the_place`]; irregular 100 photos seed 39 once took this path, a piece hanging off
+/// the left edge whose corner piece then fitted its notch; it no longer does, and whether
+/// that corner piece overlapped the hanging one was not measured). A part inside it is
 /// not moved for another place alone: a fit to part of a notch, held by two sides, is no
 /// stronger than the mating that held it (irregular 100 photos seed 21: a true piece moved
 /// 212 px so); but a single piece is, to a place where its neighbours hold it all round and
