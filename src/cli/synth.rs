@@ -23,7 +23,8 @@ pub struct Args {
     /// How the pieces are captured.
     #[arg(long, value_enum, default_value = "scan")]
     pub style: Style,
-    /// Nominal piece size in pixels.
+    /// Nominal piece size in pixels (side of a classic piece, square root of the area
+    /// otherwise); `jigsaw solve` wants 120 or more on photos of irregular pieces.
     #[arg(long, default_value_t = synth::CLI_PX_PER_PIECE)]
     pub px_per_piece: f64,
     /// Leave this many pieces out of the images.
