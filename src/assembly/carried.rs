@@ -11,7 +11,7 @@
 //! its neighbours where they now lie. A small cluster the holes step fitted whole has seams,
 //! but among its own pieces only: it is carried as one.
 
-use super::geometry::{fit_rigid, Pose, P2};
+use super::geometry::{bounds, fit_rigid, Pose, P2};
 use super::grow::Growth;
 use super::seam_graph::SeamGraph;
 use super::shapes::Shapes;
@@ -165,11 +165,7 @@ pub(super) fn touching(
                 .iter()
                 .map(|y| q.pose * y)
                 .collect();
-            let bounds = outline.iter().fold(
-                [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
-                |[x0, y0, x1, y1], y| [x0.min(y.x), y0.min(y.y), x1.max(y.x), y1.max(y.y)],
-            );
-            let [x0, y0, x1, y1] = bounds;
+            let [x0, y0, x1, y1] = bounds(&outline);
             Some((n, outline, [x0 - reach, y0 - reach, x1 + reach, y1 + reach]))
         })
         .collect();

@@ -91,6 +91,15 @@ pub fn distance_to_segment(p: &P2, a: &P2, b: &P2) -> f64 {
     (p - (a + ab * t)).norm()
 }
 
+/// The axis-aligned bounds `[x0, y0, x1, y1]` of `points`; for none, `[MAX, MAX, MIN, MIN]`
+/// (every test of a point against them fails).
+pub fn bounds<'a>(points: impl IntoIterator<Item = &'a P2>) -> [f64; 4] {
+    points.into_iter().fold(
+        [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+        |[x0, y0, x1, y1], q| [x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y)],
+    )
+}
+
 /// The convex hull of `points` (Andrew's monotone chain), counter-clockwise in x-right y-up
 /// axes, so its [`signed_area`] is positive; collinear points are dropped. Fewer than three
 /// distinct points give them back as they are.

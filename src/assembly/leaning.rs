@@ -51,13 +51,11 @@ pub(super) fn pieces_held_by_one_seam(shapes: &Shapes, g: &Growth, held: &[Held]
 /// along fewer than [`MIN_CONTACTS`] points (it is left to its seam).
 pub(super) fn contact_pairs(shapes: &Shapes, g: &Growth, m: usize) -> Vec<PairSet> {
     let mut sets: Vec<PairSet> = Vec::new();
-    let mut count = 0;
     for (q, contact) in carried::touching(shapes, g, m, STRIDE, NEIGHBOURHOOD) {
         let Some((n, y)) = contact else { continue };
         let Some(there) = g.placed[n].as_ref().map(|p| p.pose.inverse() * y) else {
             continue;
         };
-        count += 1;
         match sets.iter_mut().find(|s| s.to == n) {
             Some(set) => set.pairs.push((q, there)),
             None => sets.push(PairSet {
@@ -68,7 +66,7 @@ pub(super) fn contact_pairs(shapes: &Shapes, g: &Growth, m: usize) -> Vec<PairSe
             }),
         }
     }
-    if count < MIN_CONTACTS {
+    if sets.iter().map(|s| s.pairs.len()).sum::<usize>() < MIN_CONTACTS {
         sets.clear();
     }
     sets

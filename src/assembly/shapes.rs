@@ -3,7 +3,7 @@
 //! as its dense points and an arc-length resampling for point-by-point comparison.
 
 use super::geometry::{
-    distance_to_boundary, inset_points, resample, signed_area, smooth_closed, P2,
+    bounds, distance_to_boundary, inset_points, resample, signed_area, smooth_closed, P2,
 };
 use crate::piece_set::{ChainletFeatures, PieceSet};
 use crate::plane::contains;
@@ -119,11 +119,7 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
         }
         let centroid = P2::new(piece.centroid[0], piece.centroid[1]);
         let centroid_depth = depth_inside(&polygon, &centroid);
-        let bounds = outline
-            .iter()
-            .fold([f64::MAX, f64::MAX, f64::MIN, f64::MIN], |b, p| {
-                [b[0].min(p.x), b[1].min(p.y), b[2].max(p.x), b[3].max(p.y)]
-            });
+        let bounds = bounds(&outline);
         shapes.pieces.push(PieceShape {
             id: piece.id,
             image: piece.image.clone(),

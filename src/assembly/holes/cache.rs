@@ -4,7 +4,7 @@
 //! item's outline, the region, and the cluster around it (the sides of its hull nearby, for
 //! the depth of a notch, and its pixels, for what a fit cuts into), so those make the key.
 
-use super::super::geometry::P2;
+use super::super::geometry::{bounds, P2};
 use super::raster::Frame;
 use super::regions::Hole;
 use nalgebra::Isometry2;
@@ -76,10 +76,7 @@ pub(super) fn region_key(hole: &Hole, frame: &Frame, margin: f64) -> u64 {
     hole.area.to_bits().hash(&mut h);
     hash_points(&hole.rim, &mut h);
     hash_points(&hole.inside, &mut h);
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for q in &hole.rim {
-        (x0, y0, x1, y1) = (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y));
-    }
+    let [x0, y0, x1, y1] = bounds(&hole.rim);
     // The window in the frame's pixels, clamped to it; the frame's origin places it.
     let column = |x: f64| ((x - frame.ox as f64).floor().max(0.0) as usize).min(frame.w);
     let row = |y: f64| ((y - frame.oy as f64).floor().max(0.0) as usize).min(frame.h);

@@ -156,10 +156,7 @@ pub(super) fn cluster_frame(
     } else {
         (hull, Vec::new())
     };
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-    for q in points.iter().chain(&hull) {
-        (x0, y0, x1, y1) = (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y));
-    }
+    let [x0, y0, x1, y1] = super::super::geometry::bounds(points.iter().chain(&hull));
     if outlines.is_empty() || !(x1 > x0 && y1 > y0) {
         return None;
     }

@@ -5,7 +5,7 @@
 //! of 32. The answer is exact: the cells are searched in square rings outwards until no
 //! unsearched cell can hold a nearer point.
 
-use super::super::geometry::P2;
+use super::super::geometry::{bounds, P2};
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 
 /// Points per occupied cell aimed at (see [`Rim::new`]).
@@ -35,13 +35,11 @@ pub(super) struct Rim {
 
 impl Rim {
     pub fn new(points: Vec<P2>) -> Rim {
-        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-        for q in &points {
-            (x0, y0, x1, y1) = (x0.min(q.x), y0.min(q.y), x1.max(q.x), y1.max(q.y));
-        }
-        if points.is_empty() {
-            (x0, y0, x1, y1) = (0.0, 0.0, 0.0, 0.0);
-        }
+        let [x0, y0, x1, y1] = if points.is_empty() {
+            [0.0; 4]
+        } else {
+            bounds(&points)
+        };
         // Along a curve through a box of side D, n points lie some 4D/n apart; a cell of side
         // c holds about c / (4D/n) of them.
         let side = (x1 - x0).max(y1 - y0).max(1.0);

@@ -57,10 +57,11 @@ pub(in crate::assembly) fn better(
             _ => false,
         });
     let left_out = part.iter().any(|&i| trial.placed[i].is_none());
-    placed_elsewhere_or_out && (!left_out || took_the_place(shapes, g, trial, before, part))
+    placed_elsewhere_or_out
+        && (!left_out || took_the_place(shapes, g, trial, cluster, before, part))
 }
 
-/// Whether a piece new to the largest cluster of `trial` (not among `before`) lies where a
+/// Whether a piece new to `cluster` of `trial` (not among `before`) lies where a
 /// piece of `part` lay in `g`, overlapping it: the part blocked that piece's place. A piece
 /// the holes step fits elsewhere once the part is off owes its place to the hull of the rest,
 /// which the part no longer stretches, not to the part's place; it is no sign the part was
@@ -73,12 +74,10 @@ fn took_the_place(
     shapes: &Shapes,
     g: &Growth,
     trial: &Growth,
+    cluster: u32,
     before: &[usize],
     part: &[usize],
 ) -> bool {
-    let Some(cluster) = largest_cluster(trial) else {
-        return false;
-    };
     let tol = TAKEN_PLACE * shapes.median_size;
     members(trial, cluster)
         .into_iter()
