@@ -11,6 +11,11 @@ use serde::{Deserialize, Serialize};
 pub struct PieceSet {
     pub images: Vec<ImageReport>,
     pub pieces: Vec<Piece>,
+    /// The coarse grid spacing in pixels when the chains were encoded on Freeman & Garder's
+    /// grid (`jigsaw trace --grid N`): chain starts and codes are then in grid units. Absent
+    /// for pixel chains, so that a dump says by itself how to read its chains.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<u32>,
 }
 
 /// One input image and the blobs in it that did not become pieces.

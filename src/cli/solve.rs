@@ -6,7 +6,7 @@ use crate::assembly::{assemble, AssemblyReport};
 use crate::files::{save_png_atomic, write_json_atomic};
 use crate::piece_set::PieceSet;
 use crate::render::{render_outlines, render_solution, SolutionStyle};
-use crate::vision::{load_dump, load_image, write_dump};
+use crate::vision::{load_dump, load_image, write_dump, write_overlays};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,9 +51,15 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         return super::solve_polygon::run(&args, global);
     }
     let front = &args.front;
+    refuse_coarse_grid(front.grid)?;
     let mut failed = false;
     let set = match dump_folder(&front.inputs) {
-        Some(dir) => load_dump(&dir)?,
+        Some(dir) => {
+            let set = load_dump(&dir)?;
+            refuse_coarse_grid(set.grid)
+                .with_context(|| format!("{} was traced with --grid", dir.display()))?;
+            set
+        }
         None => {
             let (run, input_failed) = super::trace::trace_inputs(front, global);
             failed = input_failed;
@@ -94,6 +100,17 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Assembly measures outlines in pixels; a chain on an N-pixel grid would be read N times
+/// too small and nothing would fit, so it is refused instead of giving an empty assembly.
+fn refuse_coarse_grid(grid: Option<u32>) -> anyhow::Result<()> {
+    match grid {
+        Some(n) if n > 1 => bail!(
+            "jigsaw solve assembles pixel chains, not chains on a {n}-pixel grid: trace without --grid"
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// A single argument that is a trace dump folder (it holds `index.json`).
 fn dump_folder(inputs: &[PathBuf]) -> Option<PathBuf> {
     match inputs {
@@ -112,13 +129,17 @@ fn write_outputs(
         bail!("{}: exists and is not a folder", dir.display());
     }
     write_dump(dir, set).with_context(|| format!("cannot write the dump to {}", dir.display()))?;
+    let limits = args.front.pipeline_options().limits;
+    // The chainlets drawn are the ones the solver matched (re-cut at secondary critical
+    // points), so a mating in `assembly.json` can be found on the photo by its label.
+    write_overlays(dir, set, &limits)
+        .with_context(|| format!("cannot write overlays to {}", dir.display()))?;
     write_json_atomic(&dir.join("assembly.json"), &report.assembly)?;
     write_json_atomic(&dir.join("assembly-report.json"), report)?;
     let style = SolutionStyle {
         max_side: args.max_side,
         ..SolutionStyle::default()
     };
-    let limits = args.front.pipeline_options().limits;
     let picture = match args.picture {
         Picture::Pixels => render_solution(
             set,

@@ -169,7 +169,7 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         }
         write_dump(dir, &run.set)
             .with_context(|| format!("cannot write the dump to {}", dir.display()))?;
-        write_overlays(dir, &run.set, &opts.limits, args.grid.unwrap_or(1))
+        write_overlays(dir, &run.set, &opts.limits)
             .with_context(|| format!("cannot write overlays to {}", dir.display()))?;
     }
     if global.json {

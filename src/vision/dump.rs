@@ -118,9 +118,10 @@ pub fn overlay_names(set: &PieceSet) -> Vec<String> {
 }
 
 /// Draws `overlays/<image>.png` for every image of the set (decoding each image again, so a
-/// batch never holds all its photos in memory at once). `unit` is the chain step in pixels
-/// (the `--grid` spacing, or 1).
-pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits, unit: u32) -> Result<()> {
+/// batch never holds all its photos in memory at once). Chains on a coarse grid are drawn
+/// at the grid's spacing, so a re-solved or reloaded dump draws as it was traced.
+pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result<()> {
+    let unit = set.grid.unwrap_or(1);
     let names = overlay_names(set);
     set.images
         .par_iter()
@@ -169,6 +170,7 @@ mod tests {
                 }],
                 polygon: vec![[3.0, 2.0], [7.0, 2.0], [7.0, 4.0], [3.0, 4.0]],
             }],
+            grid: None,
         }
     }
 

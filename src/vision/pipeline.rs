@@ -102,6 +102,7 @@ pub fn trace_images(
         })
         .collect();
     let mut run = TraceRun::default();
+    run.set.grid = opts.describe.grid;
     let mut next_id = 1u32;
     for outcome in outcomes {
         match outcome {

@@ -5,7 +5,7 @@
 //! junctions), so a failure here is the solver's, not the front end's. The end-to-end tests
 //! run the whole pipeline (library or binary) on rendered images.
 
-use crate::util::{run, scratch};
+use crate::util::{run, sample, scratch};
 use jigsaw::assembly::{assemble, Assembly};
 use jigsaw::chain::ChainCode;
 use jigsaw::piece_set::{Chainlet, CriticalKind, CriticalPoint, Piece, PieceSet};
@@ -155,6 +155,7 @@ fn truth_piece_set(truth: &Truth) -> PieceSet {
     PieceSet {
         images: Vec::new(),
         pieces,
+        grid: None,
     }
 }
 
@@ -1152,6 +1153,7 @@ fn solve_writes_assembly_table_and_solution_picture() {
         "solution.png",
         "index.json",
         "features.csv",
+        "overlays/scan-001.png",
     ] {
         assert!(out.join(f).is_file(), "{f} written");
     }
@@ -1169,6 +1171,38 @@ fn solve_writes_assembly_table_and_solution_picture() {
         "--json",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Assembly reads chains in pixels; a coarse-grid trace (`--grid 4`) would fit nothing and
+/// give an empty assembly, so both ways of asking for one are refused with the reason, and
+/// nothing is written.
+#[test]
+fn solve_refuses_chains_on_a_coarse_grid() {
+    let dir = scratch();
+    let images = sample("synth/classic-12-scan/images");
+    let images = images.to_str().unwrap();
+    let dump = dir.path().join("traced");
+    let out = dir.path().join("solved");
+    let o = run(&[
+        "trace",
+        images,
+        "--grid",
+        "4",
+        "-o",
+        dump.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for args in [
+        vec!["solve", dump.to_str().unwrap(), "-o", out.to_str().unwrap()],
+        vec!["solve", images, "--grid", "4", "-o", out.to_str().unwrap()],
+    ] {
+        let o = run(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("4-pixel grid"), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
 }
 
 /// What a user runs first: `jigsaw synth` with no piece size, then `jigsaw solve` on its

@@ -98,6 +98,7 @@ fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
                 polygon: Vec::new(),
             })
             .collect(),
+        grid: None,
     };
     let asm = photo_assembly(&set, &pieces, solution);
     assert_eq!(asm.pieces.len(), 2);
