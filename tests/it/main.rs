@@ -10,6 +10,7 @@ mod polyomino;
 mod score;
 mod segment;
 mod solve;
+mod solve_lattice;
 mod solve_polygon;
 mod synth;
 mod trace;
