@@ -11,11 +11,6 @@ use serde::{Deserialize, Serialize};
 pub struct PieceSet {
     pub images: Vec<ImageReport>,
     pub pieces: Vec<Piece>,
-    /// The coarse grid spacing in pixels when the chains were encoded on Freeman & Garder's
-    /// grid (`jigsaw trace --grid N`): chain starts and codes are then in grid units. Absent
-    /// for pixel chains, so that a dump says by itself how to read its chains.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grid: Option<u32>,
 }
 
 /// One input image and the blobs in it that did not become pieces.
@@ -57,8 +52,16 @@ pub struct Piece {
     pub centroid: [f64; 2],
     /// Area in pixels of the segmented region.
     pub area: f64,
-    /// The outer boundary, clockwise on screen, from the topmost-then-leftmost pixel.
+    /// The outer boundary, clockwise on screen, from the topmost-then-leftmost pixel, in
+    /// steps of [`Piece::chain_unit`].
     pub chain: ChainCode,
+    /// Source-image pixels per chain step: 1 for a pixel chain; N on Freeman & Garder's
+    /// N-pixel grid (`--grid N`); 1/k for a small piece chained on its mask magnified k
+    /// times, so that its outline is not a staircase of steps a tenth of its side. Chain node
+    /// (i, j) is pixel (i·unit, j·unit); all other positions here are in pixels. Absent in
+    /// the dump when 1.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub chain_unit: f64,
     pub critical_points: Vec<CriticalPoint>,
     pub chainlets: Vec<Chainlet>,
     /// Polygonal approximation, clockwise on screen, in source-image pixels.
@@ -131,4 +134,24 @@ impl PieceSet {
     pub fn piece(&self, id: u32) -> Option<&Piece> {
         self.pieces.iter().find(|p| p.id == id)
     }
+}
+
+impl Piece {
+    /// The chain's nodes in source-image pixels (the closing node repeats the first).
+    pub fn chain_points_px(&self) -> Vec<[f64; 2]> {
+        let u = self.chain_unit;
+        self.chain
+            .points()
+            .iter()
+            .map(|p| [f64::from(p[0]) * u, f64::from(p[1]) * u])
+            .collect()
+    }
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+fn is_one(v: &f64) -> bool {
+    *v == 1.0
 }

@@ -78,10 +78,9 @@ pub fn build_shapes(set: &PieceSet, inset: f64) -> Shapes {
     let mut shapes = Shapes::default();
     for (pi, piece) in set.pieces.iter().enumerate() {
         let mut raw: Vec<P2> = piece
-            .chain
-            .points()
+            .chain_points_px()
             .iter()
-            .map(|p| P2::new(p[0] as f64, p[1] as f64))
+            .map(|p| P2::new(p[0], p[1]))
             .collect();
         raw.pop();
         let smooth = smooth_closed(&raw, 1.5);

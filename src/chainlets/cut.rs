@@ -81,6 +81,7 @@ mod tests {
             centroid: [0.5, 0.5],
             area: 1.0,
             chain: ChainCode::new([0, 0], vec![0, 6, 4, 2]),
+            chain_unit: 1.0,
             critical_points,
             chainlets: Vec::new(),
             polygon: Vec::new(),

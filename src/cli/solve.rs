@@ -51,15 +51,9 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         return super::solve_polygon::run(&args, global);
     }
     let front = &args.front;
-    refuse_coarse_grid(front.grid)?;
     let mut failed = false;
     let set = match dump_folder(&front.inputs) {
-        Some(dir) => {
-            let set = load_dump(&dir)?;
-            refuse_coarse_grid(set.grid)
-                .with_context(|| format!("{} was traced with --grid", dir.display()))?;
-            set
-        }
+        Some(dir) => load_dump(&dir)?,
         None => {
             let (run, input_failed) = super::trace::trace_inputs(front, global);
             failed = input_failed;
@@ -98,17 +92,6 @@ pub fn run(args: Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Assembly measures outlines in pixels; a chain on an N-pixel grid would be read N times
-/// too small and nothing would fit, so it is refused instead of giving an empty assembly.
-fn refuse_coarse_grid(grid: Option<u32>) -> anyhow::Result<()> {
-    match grid {
-        Some(n) if n > 1 => bail!(
-            "jigsaw solve assembles pixel chains, not chains on a {n}-pixel grid: trace without --grid"
-        ),
-        _ => Ok(()),
-    }
 }
 
 /// A single argument that is a trace dump folder (it holds `index.json`).

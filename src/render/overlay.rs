@@ -48,22 +48,21 @@ impl Scale {
     }
 }
 
-/// The overlay of `pieces` (those of this image) on a copy of `image`. `unit` is the size in
-/// pixels of one chain step: 1, or N for chains on the coarse grid (`--grid N`).
-pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece], unit: u32) -> RgbImage {
+/// The overlay of `pieces` (those of this image) on a copy of `image`. A pixel chain is drawn
+/// pixel by pixel; a chain on a coarse grid or a magnified mask ([`Piece::chain_unit`]) as
+/// lines between its nodes.
+pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece]) -> RgbImage {
     let mut out = image.clone();
     let image_scale = Scale::for_image(image.width(), image.height());
     for piece in pieces {
         let s = image_scale.within_piece(piece.area.sqrt());
-        let u = unit.max(1) as i32;
         let pts: Vec<[i32; 2]> = piece
-            .chain
-            .points()
+            .chain_points_px()
             .iter()
-            .map(|p| [p[0] * u, p[1] * u])
+            .map(|p| [p[0].round() as i32, p[1].round() as i32])
             .collect();
         for w in pts.windows(2) {
-            if u == 1 {
+            if piece.chain_unit == 1.0 {
                 square(&mut out, w[0][0], w[0][1], s.line, OUTLINE);
             } else {
                 line(&mut out, w[0], w[1], s.line, OUTLINE);

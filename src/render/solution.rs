@@ -118,10 +118,9 @@ pub fn render_outlines(set: &PieceSet, assembly: &Assembly, style: &SolutionStyl
         };
         let m = frame.scale_matrix() * placement(placed);
         let pts: Vec<Point2<f64>> = piece
-            .chain
-            .points()
+            .chain_points_px()
             .iter()
-            .map(|p| m.transform_point(&Point2::new(p[0] as f64, p[1] as f64)))
+            .map(|p| m.transform_point(&Point2::new(p[0], p[1])))
             .collect();
         for w in pts.windows(2) {
             imageproc::drawing::draw_line_segment_mut(
@@ -149,10 +148,14 @@ fn piece_mask(piece: &crate::piece_set::Piece) -> GrayImage {
     let [bx, by, bw, bh] = piece.bbox;
     let mut mask = GrayImage::new(bw.max(1), bh.max(1));
     let mut pts: Vec<Point<i32>> = piece
-        .chain
-        .points()
+        .chain_points_px()
         .iter()
-        .map(|p| Point::new(p[0] - bx as i32, p[1] - by as i32))
+        .map(|p| {
+            Point::new(
+                p[0].round() as i32 - bx as i32,
+                p[1].round() as i32 - by as i32,
+            )
+        })
         .collect();
     pts.dedup();
     while pts.len() > 1 && pts.first() == pts.last() {

@@ -50,6 +50,7 @@ pub fn describe_piece(
         centroid: centroid(region),
         area: region.area as f64,
         chain,
+        chain_unit: unit,
         critical_points: critical,
         chainlets,
         polygon,

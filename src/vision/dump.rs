@@ -118,10 +118,8 @@ pub fn overlay_names(set: &PieceSet) -> Vec<String> {
 }
 
 /// Draws `overlays/<image>.png` for every image of the set (decoding each image again, so a
-/// batch never holds all its photos in memory at once). Chains on a coarse grid are drawn
-/// at the grid's spacing, so a re-solved or reloaded dump draws as it was traced.
+/// batch never holds all its photos in memory at once).
 pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result<()> {
-    let unit = set.grid.unwrap_or(1);
     let names = overlay_names(set);
     set.images
         .par_iter()
@@ -129,7 +127,7 @@ pub fn write_overlays(dir: &Path, set: &PieceSet, limits: &LoadLimits) -> Result
         .try_for_each(|(img, name)| {
             let image = load_image(Path::new(&img.path), limits)?;
             let pieces: Vec<&Piece> = set.pieces.iter().filter(|p| p.image == img.path).collect();
-            let overlay = draw_overlay(&image, &pieces, unit);
+            let overlay = draw_overlay(&image, &pieces);
             save_png_atomic(&dir.join("overlays").join(&name), &overlay)
                 .with_context(|| format!("overlay of {}", img.path))
         })
@@ -158,6 +156,7 @@ mod tests {
                 centroid: [5.0, 3.0],
                 area: 15.0,
                 chain,
+                chain_unit: 1.0,
                 critical_points: vec![],
                 chainlets: vec![Chainlet {
                     label: "1.1".into(),
@@ -170,7 +169,6 @@ mod tests {
                 }],
                 polygon: vec![[3.0, 2.0], [7.0, 2.0], [7.0, 4.0], [3.0, 4.0]],
             }],
-            grid: None,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod edge_snap;
 mod grid_chain;
 mod inputs;
 mod load;
+mod magnify;
 mod pipeline;
 mod region;
 mod segment;

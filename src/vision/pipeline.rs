@@ -4,6 +4,7 @@
 
 use super::describe::{describe_piece, DescribeOptions};
 use super::load::{load_image, LoadError, LoadLimits};
+use super::magnify::{in_source_pixels, magnification, magnify, rejected_in_source};
 use super::segment::{is_black_and_white, segment, SegmentOptions};
 use super::snapped_mask::{snap_piece, SnapGate};
 use super::trace::TraceError;
@@ -102,7 +103,6 @@ pub fn trace_images(
         })
         .collect();
     let mut run = TraceRun::default();
-    run.set.grid = opts.describe.grid;
     let mut next_id = 1u32;
     for outcome in outcomes {
         match outcome {
@@ -139,8 +139,21 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
     let shown = path.display().to_string();
     let t0 = Instant::now();
     let image = load_image(path, &opts.limits)?;
+    let (width, height) = image.dimensions();
     let t1 = Instant::now();
     let mut seg = segment(&image, &opts.segment);
+    // Small pieces: segmented and chained again on the image magnified (see `magnify`).
+    let k = match opts.describe.grid {
+        Some(_) => 1,
+        None => magnification(seg.pieces.iter().map(|r| r.area as f64), width, height),
+    };
+    let image = if k > 1 {
+        let big = magnify(&image, k);
+        seg = segment(&big, &opts.segment);
+        big
+    } else {
+        image
+    };
     if opts.snap_edges && !is_black_and_white(&image) {
         // The irregular corner model's low turn floors take a wobbling mask's bumps for
         // corners; the four-sided and local models do not need (or want) the wider snap.
@@ -176,13 +189,19 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let pieces = pieces.into_iter().map(|p| in_source_pixels(p, k)).collect();
+    let rejected = seg
+        .rejected
+        .into_iter()
+        .map(|r| rejected_in_source(r, k))
+        .collect();
     let t3 = Instant::now();
     Ok(ImageTrace {
         report: ImageReport {
             path: shown,
-            width: image.width(),
-            height: image.height(),
-            rejected: seg.rejected,
+            width,
+            height,
+            rejected,
         },
         pieces,
         times: StageTimes {

@@ -24,7 +24,6 @@ use super::candidates::precision_of;
 use super::compare::{compare_refined, overlaps};
 use super::matings::MatingTable;
 use super::shapes::{ChainletShape, Shapes};
-use crate::chain::ChainCode;
 use crate::piece_set::{CriticalKind, CriticalPoint, PieceSet};
 use portion::{complement, portion, portion_after, subfeatures, End, Subfeatures, SUBFEATURES};
 use rayon::prelude::*;
@@ -113,7 +112,7 @@ pub fn split_at_partial_matings(
             .critical_points
             .retain(|c| !gone.contains(&(c.index % n)));
         revised.removed += before - piece.critical_points.len();
-        let unit = grid_unit(&piece.chain, piece.bbox);
+        let unit = piece.chain_unit;
         for index in mine {
             if piece.critical_points.iter().any(|c| c.index == index) {
                 continue;
@@ -153,17 +152,6 @@ pub struct Revisions {
     pub added: usize,
     /// False critical points removed between joined chainlets.
     pub removed: usize,
-}
-
-/// The grid spacing the chain was traced at (`jigsaw trace --grid`), from its extent
-/// against the piece's bounding box in pixels.
-fn grid_unit(chain: &ChainCode, bbox: [u32; 4]) -> f64 {
-    let pts = chain.points();
-    let (lo, hi) = pts.iter().fold((i32::MAX, i32::MIN), |(lo, hi), p| {
-        (lo.min(p[0]), hi.max(p[0]))
-    });
-    let extent = f64::from((hi - lo).max(1));
-    (f64::from(bbox[2].max(1)) / extent).round().max(1.0)
 }
 
 /// Where Type II matings end on the longer chainlet of each unambiguous one.

@@ -342,10 +342,9 @@ fn snap_reach<'a>(
 /// The outline's boundary pixel centres in source-image pixels.
 fn chain_points(piece: &Piece) -> Vec<Pt> {
     piece
-        .chain
-        .points()
+        .chain_points_px()
         .iter()
-        .map(|p| [p[0] as f64 + 0.5, p[1] as f64 + 0.5])
+        .map(|p| [p[0] + 0.5, p[1] + 0.5])
         .collect()
 }
 

@@ -93,12 +93,12 @@ fn assembly_transform_maps_pieces_onto_placements_even_mirrored() {
                 centroid: [0.0, 0.0],
                 area: 1.0,
                 chain: ChainCode::new([0, 0], Vec::new()),
+                chain_unit: 1.0,
                 critical_points: Vec::new(),
                 chainlets: Vec::new(),
                 polygon: Vec::new(),
             })
             .collect(),
-        grid: None,
     };
     let asm = photo_assembly(&set, &pieces, solution);
     assert_eq!(asm.pieces.len(), 2);
