@@ -28,9 +28,7 @@ pub fn run(args: &Args, global: GlobalArgs) -> anyhow::Result<ExitCode> {
         .target
         .as_deref()
         .ok_or_else(|| anyhow!("--solver polygon needs --target FILE"))?;
-    let mut opts = front.pipeline_options();
-    // Polygon pieces keep every corner (the `--corners local` model).
-    opts.describe.critical.four_sided = false;
+    let opts = front.pipeline_options().for_polygons();
     let (files, input_errors) = collect_inputs(&front.inputs);
     for e in &input_errors {
         eprintln!("jigsaw: error: {e}");

@@ -117,6 +117,7 @@ impl Args {
             segment,
             describe,
             snap_edges: !self.no_snap,
+            magnify_small_pieces: true,
         }
     }
 }

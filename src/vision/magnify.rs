@@ -136,6 +136,66 @@ mod tests {
         assert_eq!(magnification(std::iter::empty(), 1000, 1000), 1);
     }
 
+    /// A square chained on its image magnified twice comes back where it is chained as it
+    /// is, in source pixels: corners and centroid; its outline lies between the boundary
+    /// pixels' centres and the square's edge.
+    #[test]
+    fn a_piece_chained_magnified_comes_back_in_source_pixels() {
+        use crate::piece_set::CriticalKind;
+        use crate::vision::{describe_piece, segment, DescribeOptions, SegmentOptions};
+        let image = RgbImage::from_fn(100, 90, |x, y| {
+            let inside = (20..60).contains(&x) && (25..65).contains(&y);
+            Rgb(if inside {
+                [230, 220, 210]
+            } else {
+                [30, 40, 50]
+            })
+        });
+        let describe = |img: &RgbImage| {
+            let seg = segment(img, &SegmentOptions::default());
+            assert_eq!(seg.pieces.len(), 1);
+            describe_piece(1, "a.png", &seg.pieces[0], &DescribeOptions::default()).unwrap()
+        };
+        let plain = describe(&image);
+        let fine = in_source_pixels(describe(&magnify(&image, 2)), 2);
+        assert_eq!(fine.chain_unit, 0.5);
+        // The magnified segmentation keeps the samples half way to the background, so the
+        // outline runs out to the square's true edge, half a pixel beyond the pixel centres.
+        let [x, y, w, h] = plain.bbox;
+        assert_eq!(fine.bbox, [x - 1, y - 1, w + 2, h + 2]);
+        for p in fine.chain_points_px() {
+            let inside = (19.5..=59.5).contains(&p[0]) && (24.5..=64.5).contains(&p[1]);
+            assert!(inside, "{p:?}");
+        }
+        let corners = |p: &Piece| -> Vec<[f64; 2]> {
+            p.critical_points
+                .iter()
+                .filter(|c| c.kind == CriticalKind::Discontinuity)
+                .map(|c| [c.x, c.y])
+                .collect()
+        };
+        assert_eq!(corners(&fine).len(), 4);
+        for c in corners(&plain) {
+            let near = corners(&fine)
+                .iter()
+                .any(|f| (f[0] - c[0]).hypot(f[1] - c[1]) <= 1.0);
+            assert!(
+                near,
+                "corner {c:?} not found magnified: {:?}",
+                corners(&fine)
+            );
+        }
+        let [(x, y), (u, v)] = [plain.centroid, fine.centroid].map(|c| (c[0], c[1]));
+        assert!((x - u).hypot(y - v) < 0.5);
+        assert!(
+            (39.0 * 39.0..=41.0 * 41.0).contains(&fine.area),
+            "{}",
+            fine.area
+        );
+        let length: f64 = fine.chainlets.iter().map(|c| c.features.chain_length).sum();
+        assert!((39.0 * 4.0..=41.0 * 4.0).contains(&length), "{length}");
+    }
+
     #[test]
     fn boxes_come_back_covering_their_source_pixels() {
         // Magnified pixels 4..=9 are source 2..=4.5: pixels 2 to 5.

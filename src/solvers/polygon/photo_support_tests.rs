@@ -260,8 +260,7 @@ fn support_diagnosis() {
         let out = crate::synth::generate(&params).expect("generates");
         let dir = tempfile::tempdir().expect("temp dir");
         crate::synth::write(&out, dir.path(), false).expect("writes");
-        let mut opts = crate::vision::PipelineOptions::default();
-        opts.describe.critical.four_sided = false;
+        let opts = crate::vision::PipelineOptions::default().for_polygons();
         let (files, _) = crate::vision::collect_inputs(&[dir.path().join("images")]);
         let set = crate::vision::trace_images(&files, &opts, &|_| {}).set;
         let img =

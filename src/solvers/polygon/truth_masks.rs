@@ -46,8 +46,7 @@ pub(super) fn rendered_with(
     let dir = tempfile::tempdir().expect("temp dir");
     crate::synth::write(&out, dir.path(), false).expect("writes");
     let truth = out.truth;
-    let mut opts = crate::vision::PipelineOptions::default();
-    opts.describe.critical.four_sided = false;
+    let opts = crate::vision::PipelineOptions::default().for_polygons();
     let (files, _) = crate::vision::collect_inputs(&[dir.path().join("images")]);
     let run = crate::vision::trace_images(&files, &opts, &|_| {});
     let set = run.set;

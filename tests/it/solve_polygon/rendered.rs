@@ -279,8 +279,7 @@ fn rendered_set(pieces: usize, seed: u64, style: Style) -> (tempfile::TempDir, P
     p.style = style;
     let out = generate(&p).expect("generates");
     jigsaw::synth::write(&out, dir.path(), false).expect("writes");
-    let mut opts = jigsaw::vision::PipelineOptions::default();
-    opts.describe.critical.four_sided = false;
+    let opts = jigsaw::vision::PipelineOptions::default().for_polygons();
     let (files, _) = jigsaw::vision::collect_inputs(&[dir.path().join("images")]);
     let run = jigsaw::vision::trace_images(&files, &opts, &|_| {});
     assert_eq!(run.set.pieces.len(), pieces, "{style:?}");
