@@ -56,8 +56,8 @@ pub struct Piece {
     /// steps of [`Piece::chain_unit`].
     pub chain: ChainCode,
     /// Source-image pixels per chain step: 1 for a pixel chain; N on Freeman & Garder's
-    /// N-pixel grid (`--grid N`); 1/k for a small piece chained on its mask magnified k
-    /// times, so that its outline is not a staircase of steps a tenth of its side. Chain node
+    /// N-pixel grid (`--grid N`); 1/k for a small piece chained on its image magnified k
+    /// times (`vision::magnify`), whose pixel outline would be a coarse staircase. Chain node
     /// (i, j) is pixel (i·unit, j·unit); all other positions here are in pixels. Absent in
     /// the dump when 1.
     #[serde(default = "one", skip_serializing_if = "is_one")]

@@ -49,7 +49,7 @@ impl Scale {
 }
 
 /// The overlay of `pieces` (those of this image) on a copy of `image`. A pixel chain is drawn
-/// pixel by pixel; a chain on a coarse grid or a magnified mask ([`Piece::chain_unit`]) as
+/// pixel by pixel; a chain on a coarse grid or a magnified image ([`Piece::chain_unit`]) as
 /// lines between its nodes.
 pub fn draw_overlay(image: &RgbImage, pieces: &[&Piece]) -> RgbImage {
     let mut out = image.clone();

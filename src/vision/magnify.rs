@@ -64,6 +64,14 @@ pub fn magnify(image: &RgbImage, k: u32) -> RgbImage {
     })
 }
 
+/// Every channel of `image` set to black or white at mid-grey: a magnified mask is a mask
+/// again, its outline the mid-grey contour between the source pixels' centres.
+pub fn threshold_at_mid_grey(image: &mut RgbImage) {
+    for p in image.pixels_mut() {
+        p.0 = p.0.map(|v| if v >= 128 { 255 } else { 0 });
+    }
+}
+
 /// A piece described on the image magnified `k` times, in source pixels: the chain is kept
 /// (its steps are 1/k pixel), everything else is scaled and the features measured again.
 pub fn in_source_pixels(mut piece: Piece, k: u32) -> Piece {
@@ -122,6 +130,23 @@ mod tests {
         // Between pixels: the mean of its neighbours.
         assert_eq!(big.get_pixel(1, 0).0, [50, 0, 7]);
         assert_eq!(big.get_pixel(3, 1).0, [150, 100, 7]);
+    }
+
+    #[test]
+    fn a_magnified_mask_is_a_mask_again() {
+        let mask = RgbImage::from_fn(4, 4, |x, y| Rgb([if x + y > 3 { 255 } else { 0 }; 3]));
+        let mut big = magnify(&mask, 3);
+        let black_and_white = super::super::segment::is_black_and_white;
+        assert!(!black_and_white(&big));
+        threshold_at_mid_grey(&mut big);
+        assert!(black_and_white(&big));
+        // Source pixels keep their value; between them, the nearer one wins: (4/3, 2) lies
+        // nearer black (1, 2), (5/3, 2) nearer white (2, 2).
+        for (x, y, p) in mask.enumerate_pixels() {
+            assert_eq!(big.get_pixel(3 * x, 3 * y), p);
+        }
+        assert_eq!(big.get_pixel(4, 6).0, [0; 3]);
+        assert_eq!(big.get_pixel(5, 6).0, [255; 3]);
     }
 
     #[test]

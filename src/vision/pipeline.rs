@@ -4,11 +4,15 @@
 
 use super::describe::{describe_piece, DescribeOptions};
 use super::load::{load_image, LoadError, LoadLimits};
-use super::magnify::{in_source_pixels, magnification, magnify, rejected_in_source};
+use super::magnify::{
+    in_source_pixels, magnification, magnify, rejected_in_source, threshold_at_mid_grey,
+};
+use super::region::Segmentation;
 use super::segment::{is_black_and_white, segment, SegmentOptions};
 use super::snapped_mask::{snap_piece, SnapGate};
 use super::trace::TraceError;
 use crate::piece_set::{ImageReport, Piece, PieceSet};
+use image::RgbImage;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -140,6 +144,35 @@ pub fn trace_images(
     run
 }
 
+/// `image` segmented; if its pieces are small, magnified and segmented again (see
+/// `magnify`). Returns the image the pieces were found on, its segmentation and the
+/// magnification. A mask stays a mask when magnified: thresholded again, so that it is
+/// neither segmented nor snapped as a photograph.
+fn segment_at_working_size(
+    image: RgbImage,
+    opts: &PipelineOptions,
+    black_and_white: bool,
+) -> (RgbImage, Segmentation, u32) {
+    let seg = segment(&image, &opts.segment);
+    let k = match opts.describe.grid {
+        None if opts.magnify_small_pieces => magnification(
+            seg.pieces.iter().map(|r| r.area as f64),
+            image.width(),
+            image.height(),
+        ),
+        _ => 1,
+    };
+    if k <= 1 {
+        return (image, seg, 1);
+    }
+    let mut big = magnify(&image, k);
+    if black_and_white {
+        threshold_at_mid_grey(&mut big);
+    }
+    let seg = segment(&big, &opts.segment);
+    (big, seg, k)
+}
+
 /// Gives a piece its id in the whole set (chainlet labels carry it too).
 fn renumber(piece: &mut Piece, id: u32) {
     piece.id = id;
@@ -159,22 +192,9 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
     let image = load_image(path, &opts.limits)?;
     let (width, height) = image.dimensions();
     let t1 = Instant::now();
-    let mut seg = segment(&image, &opts.segment);
-    // Small pieces: segmented and chained again on the image magnified (see `magnify`).
-    let k = match opts.describe.grid {
-        None if opts.magnify_small_pieces => {
-            magnification(seg.pieces.iter().map(|r| r.area as f64), width, height)
-        }
-        _ => 1,
-    };
-    let image = if k > 1 {
-        let big = magnify(&image, k);
-        seg = segment(&big, &opts.segment);
-        big
-    } else {
-        image
-    };
-    if opts.snap_edges && !is_black_and_white(&image) {
+    let black_and_white = is_black_and_white(&image);
+    let (image, mut seg, k) = segment_at_working_size(image, opts, black_and_white);
+    if opts.snap_edges && !black_and_white {
         // The irregular corner model's low turn floors take a wobbling mask's bumps for
         // corners; the four-sided and local models do not need (or want) the wider snap.
         let gate = if opts.describe.critical.skip_lobes {
