@@ -222,11 +222,21 @@ fn gathanase_144_pieces_of_45_px_solve_into_their_lattice() {
     let Some(scan) = shared_data("real/gathanase-puzzle/scans/jigsaw144.png") else {
         return;
     };
-    let (_, mated, neighbours) = lattice_solved(&scan, "gathanase", 12, 12);
-    assert!(mated.is_subset(&neighbours), "a mating across the lattice");
+    gathanase_solves(&scan, "gathanase");
+}
+
+/// gathanase's 144 pieces at `path` come out as their 12 × 12 lattice with no mating across
+/// it, and nine in ten of its neighbour pairs mated at least (the holes step places pieces
+/// without recording a mate).
+fn gathanase_solves(path: &std::path::Path, name: &str) {
+    let (_, mated, neighbours) = lattice_solved(path, name, 12, 12);
+    assert!(
+        mated.is_subset(&neighbours),
+        "{name}: a mating across the lattice"
+    );
     assert!(
         mated.len() * 10 >= neighbours.len() * 9,
-        "{} of {} mated",
+        "{name}: {} of {} mated",
         mated.len(),
         neighbours.len()
     );
@@ -248,17 +258,10 @@ fn gathanase_thresholded_into_a_mask_solves_into_its_lattice() {
         p.0 = [if grey >= 128 { 255 } else { 0 }; 3];
     }
     image.save(&mask).expect("the mask saves");
-    let (_, mated, neighbours) = lattice_solved(&mask, "gathanase mask", 12, 12);
+    gathanase_solves(&mask, "gathanase mask");
     let set = traced(&mask);
     assert!(
         set.pieces.iter().all(|p| p.chain_unit < 1.0),
         "chained magnified"
-    );
-    assert!(mated.is_subset(&neighbours), "a mating across the lattice");
-    assert!(
-        mated.len() * 10 >= neighbours.len() * 9,
-        "{} of {} mated",
-        mated.len(),
-        neighbours.len()
     );
 }
