@@ -43,7 +43,8 @@ pub fn magnification(areas: impl Iterator<Item = f64>, width: u32, height: u32) 
 
 /// `image` sampled `k` times more finely: pixel (u, v) is the image interpolated bilinearly
 /// at (u/k, v/k), so magnified pixel k·x is source pixel x exactly and a chain node
-/// converts to source pixels by a factor alone.
+/// converts to source pixels by a factor alone. (`image::imageops::resize` aligns the
+/// pixels' squares instead, which would shift every outline by (k − 1)/2k pixel.)
 pub fn magnify(image: &RgbImage, k: u32) -> RgbImage {
     let (w, h) = image.dimensions();
     if k <= 1 || w == 0 || h == 0 {
