@@ -207,8 +207,24 @@ fn summary(set: &crate::piece_set::PieceSet) -> String {
         } else {
             format!(", rejected: {}", rejected.join(", "))
         };
+        // Small pieces are chained on the image magnified (`vision::magnify`): said, since
+        // it changes what the dump's chains count in.
+        let unit = set
+            .pieces
+            .iter()
+            .filter(|p| p.image == img.path)
+            .map(|p| p.chain_unit)
+            .fold(1.0, f64::min);
+        let magnified = if unit < 1.0 {
+            format!(
+                ", chained magnified {}× (small pieces)",
+                (1.0 / unit).round()
+            )
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "{}: {n} piece{}{rejected}\n",
+            "{}: {n} piece{}{magnified}{rejected}\n",
             img.path,
             if n == 1 { "" } else { "s" }
         ));

@@ -205,6 +205,39 @@ fn grid_option_gives_a_shorter_chain_in_grid_units() {
     assert!((p.chain.len() as f64) < fine_len / 4.0);
 }
 
+/// gathanase's scan of 144 pieces of 45 px is chained on the image magnified twice
+/// (`vision::magnify`); the summary says so, and every piece's chain is in half pixels while
+/// its box and centroid stay in the scan's pixels.
+#[test]
+fn small_pieces_are_chained_magnified_and_told_so() {
+    let Some(scan) = shared_data("real/gathanase-puzzle/scans/jigsaw144.png") else {
+        return;
+    };
+    let o = run(&["trace", scan.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("144 pieces, chained magnified 2×"), "{out}");
+    let o = run(&["trace", scan.to_str().unwrap(), "--json"]);
+    let set: jigsaw::piece_set::PieceSet = serde_json::from_slice(&o.stdout).unwrap();
+    let image = &set.images[0];
+    assert_eq!(
+        (image.width, image.height),
+        (1135, 1112),
+        "the scan's own size"
+    );
+    for p in &set.pieces {
+        assert_eq!(p.chain_unit, 0.5);
+        let [x, y, w, h] = p.bbox;
+        assert!(
+            x + w <= image.width && y + h <= image.height,
+            "{:?}",
+            p.bbox
+        );
+        let inside = |v: f64, lo: u32, len: u32| (f64::from(lo)..=f64::from(lo + len)).contains(&v);
+        assert!(inside(p.centroid[0], x, w) && inside(p.centroid[1], y, h));
+    }
+}
+
 // ---- properties ----------------------------------------------------------------------------
 
 use jigsaw::vision::{describe_piece, trace_mask, DescribeOptions};
