@@ -2,6 +2,7 @@
 //! features, polygon. This is stages 2–3 of the pipeline for a single piece, a pure function.
 
 use super::grid_chain::grid_chain;
+use super::magnify::box_in_source;
 use super::region::PieceRegion;
 use super::trace::{trace_region, TraceError};
 use crate::chain::ChainCode;
@@ -15,6 +16,9 @@ pub struct DescribeOptions {
     /// Freeman & Garder's coarse grid: chain on a grid of this many pixels. The chain (start
     /// and codes) is then in grid units; positions, features and the polygon stay in pixels.
     pub grid: Option<u32>,
+    /// The region was found on its image magnified this many times (`vision::magnify`; 0 or
+    /// 1: not): the piece comes back in source pixels, its chain in steps of 1/k pixel.
+    pub magnified: u32,
     pub critical: CriticalOptions,
 }
 
@@ -27,9 +31,11 @@ pub fn describe_piece(
     opts: &DescribeOptions,
 ) -> Result<Piece, TraceError> {
     let fine = trace_region(region)?;
+    let k = opts.magnified.max(1);
+    // Source pixels per chain step: positions are measured on the chain, then scaled.
     let (chain, unit) = match opts.grid {
-        Some(n) => (grid_chain(&fine, n)?, f64::from(n)),
-        None => (fine, 1.0),
+        Some(n) => (grid_chain(&fine, n)?, f64::from(n) / f64::from(k)),
+        None => (fine, 1.0 / f64::from(k)),
     };
     let mut critical = critical_points(&chain, &opts.critical);
     for c in &mut critical {
@@ -43,12 +49,13 @@ pub fn describe_piece(
         p[0] *= unit;
         p[1] *= unit;
     }
+    let scale = 1.0 / f64::from(k);
     Ok(Piece {
         id,
         image: image.to_string(),
-        bbox: region.bbox,
-        centroid: centroid(region),
-        area: region.area as f64,
+        bbox: box_in_source(region.bbox, k),
+        centroid: centroid(region).map(|v| v * scale),
+        area: region.area as f64 * (scale * scale),
         chain,
         chain_unit: unit,
         critical_points: critical,

@@ -7,11 +7,10 @@
 //! a corner built wrong; on the image magnified twice, 54 candidates and the full 12 × 12
 //! lattice. The image, not the mask, is magnified: interpolating the anti-aliased rim of a scan
 //! or photo places the outline between pixels (magnifying the mask alone left 142 pieces in 2
-//! clusters). Pieces are then handed on in source pixels with a chain of 1/k-pixel steps
-//! ([`Piece::chain_unit`]).
+//! clusters). Pieces are then described in source pixels with a chain of 1/k-pixel steps
+//! (`DescribeOptions::magnified`, [`crate::piece_set::Piece::chain_unit`]).
 
-use super::describe::chainlets_between;
-use crate::piece_set::{Piece, Rejected};
+use crate::piece_set::Rejected;
 use image::{Rgb, RgbImage};
 
 /// Images whose median piece size (√area) is below this many pixels are magnified.
@@ -73,34 +72,6 @@ pub fn threshold_at_mid_grey(image: &mut RgbImage) {
     }
 }
 
-/// A piece described on the image magnified `k` times, in source pixels: the chain is kept
-/// (its steps are 1/k pixel), everything else is scaled and the features measured again.
-pub fn in_source_pixels(mut piece: Piece, k: u32) -> Piece {
-    if k <= 1 {
-        return piece;
-    }
-    let s = 1.0 / f64::from(k);
-    piece.chain_unit *= s;
-    for c in &mut piece.critical_points {
-        c.x *= s;
-        c.y *= s;
-    }
-    piece.chainlets = chainlets_between(
-        piece.id,
-        &piece.chain,
-        &piece.critical_points,
-        piece.chain_unit,
-    );
-    for p in &mut piece.polygon {
-        p[0] *= s;
-        p[1] *= s;
-    }
-    piece.centroid = piece.centroid.map(|v| v * s);
-    piece.area *= s * s;
-    piece.bbox = box_in_source(piece.bbox, k);
-    piece
-}
-
 /// A blob rejected on the magnified image, with its box in source pixels.
 pub fn rejected_in_source(mut r: Rejected, k: u32) -> Rejected {
     r.bbox = box_in_source(r.bbox, k);
@@ -108,7 +79,7 @@ pub fn rejected_in_source(mut r: Rejected, k: u32) -> Rejected {
 }
 
 /// The source pixels `[x, y, w, h]` that cover magnified pixels `bbox`.
-fn box_in_source(bbox: [u32; 4], k: u32) -> [u32; 4] {
+pub(super) fn box_in_source(bbox: [u32; 4], k: u32) -> [u32; 4] {
     let [x, y, w, h] = bbox;
     let (x0, y0) = (x / k, y / k);
     let x1 = (x + w.max(1) - 1).div_ceil(k);
@@ -167,7 +138,7 @@ mod tests {
     /// pixels' centres and the square's edge.
     #[test]
     fn a_piece_chained_magnified_comes_back_in_source_pixels() {
-        use crate::piece_set::CriticalKind;
+        use crate::piece_set::{CriticalKind, Piece};
         use crate::vision::{describe_piece, segment, DescribeOptions, SegmentOptions};
         let image = RgbImage::from_fn(100, 90, |x, y| {
             let inside = (20..60).contains(&x) && (25..65).contains(&y);
@@ -177,13 +148,17 @@ mod tests {
                 [30, 40, 50]
             })
         });
-        let describe = |img: &RgbImage| {
+        let describe = |img: &RgbImage, magnified: u32| {
             let seg = segment(img, &SegmentOptions::default());
             assert_eq!(seg.pieces.len(), 1);
-            describe_piece(1, "a.png", &seg.pieces[0], &DescribeOptions::default()).unwrap()
+            let opts = DescribeOptions {
+                magnified,
+                ..DescribeOptions::default()
+            };
+            describe_piece(1, "a.png", &seg.pieces[0], &opts).unwrap()
         };
-        let plain = describe(&image);
-        let fine = in_source_pixels(describe(&magnify(&image, 2)), 2);
+        let plain = describe(&image, 1);
+        let fine = describe(&magnify(&image, 2), 2);
         assert_eq!(fine.chain_unit, 0.5);
         // The magnified segmentation keeps the samples half way to the background, so the
         // outline runs out to the square's true edge, half a pixel beyond the pixel centres.

@@ -4,9 +4,7 @@
 
 use super::describe::{describe_piece, DescribeOptions};
 use super::load::{load_image, LoadError, LoadLimits};
-use super::magnify::{
-    in_source_pixels, magnification, magnify, rejected_in_source, threshold_at_mid_grey,
-};
+use super::magnify::{magnification, magnify, rejected_in_source, threshold_at_mid_grey};
 use super::region::Segmentation;
 use super::segment::{is_black_and_white, segment, SegmentOptions};
 use super::snapped_mask::{snap_piece, SnapGate};
@@ -215,12 +213,16 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
             rejected: seg.rejected.len(),
         });
     }
+    let describe = DescribeOptions {
+        magnified: k,
+        ..opts.describe.clone()
+    };
     let pieces = seg
         .pieces
         .par_iter()
         .enumerate()
         .map(|(i, region)| {
-            describe_piece(i as u32 + 1, &shown, region, &opts.describe).map_err(|source| {
+            describe_piece(i as u32 + 1, &shown, region, &describe).map_err(|source| {
                 ImageError::Trace {
                     path: path.to_path_buf(),
                     index: i + 1,
@@ -229,7 +231,6 @@ fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageE
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let pieces = pieces.into_iter().map(|p| in_source_pixels(p, k)).collect();
     let rejected = seg
         .rejected
         .into_iter()
