@@ -28,7 +28,7 @@ const MAX_COLOUR_FACTOR: f64 = 1.8;
 /// one within half the tolerance read 3.0, and those reading under 2.3 lay at the tolerance
 /// or beyond. True pieces refused by the plain bar: irregular 100 photos seed 3 at 0.16 of
 /// the tolerance (1.85), irregular 100 scans seed 7 (its notch piece at 0.17 of it, 2.05).
-const TIGHT_FIT: f64 = 0.5;
+pub(super) const TIGHT_FIT: f64 = 0.5;
 /// See [`TIGHT_FIT`]: under the lowest factor of a look-alike measured (2.30), above the
 /// highest of a true fit (2.21, session 13).
 const TIGHT_COLOUR_FACTOR: f64 = 2.2;
