@@ -28,6 +28,7 @@ mod morphology;
 mod necks;
 mod rim;
 mod rim_gaps;
+mod sealed_sockets;
 mod threshold;
 mod welded;
 
@@ -38,6 +39,7 @@ pub use colour::{distance as lab_distance, LabConverter};
 use image::{GrayImage, RgbImage};
 pub use model::background_distance;
 use model::{model_background, BackgroundModel};
+use rayon::prelude::*;
 
 /// Tuning of [`segment`]. The defaults need no per-image change on any of the real sets; each
 /// field exists so a flag can override it for an unusual capture.
@@ -328,6 +330,9 @@ pub fn segment_with_diagnostics(
             (Verdict::Reject(reason), _) => rejected.push(classify::rejected(blob, reason)),
         }
     }
+    if strong.is_some() {
+        reopen_sealed_sockets(img, &mut pieces, noise);
+    }
     let order = classify::reading_order(&pieces.iter().map(|p| &p.0).collect::<Vec<_>>());
     let mut slots: Vec<Option<PieceRegion>> = pieces.into_iter().map(|p| Some(p.1)).collect();
     let pieces = order.into_iter().filter_map(|i| slots[i].take()).collect();
@@ -341,6 +346,34 @@ pub fn segment_with_diagnostics(
             morphology_radius: radius,
         },
     )
+}
+
+/// Gives each piece's sealed sockets back to the background (see [`sealed_sockets`]).
+fn reopen_sealed_sockets(
+    img: &RgbImage,
+    pieces: &mut [(components::Blob, PieceRegion)],
+    noise: f32,
+) {
+    let (w, h) = img.dimensions();
+    let mut occupied = vec![false; w as usize * h as usize];
+    for (_, region) in pieces.iter() {
+        let [x0, y0, ..] = region.bbox;
+        for (x, y, p) in region.mask.enumerate_pixels() {
+            if p[0] != 0 {
+                occupied[(y0 + y) as usize * w as usize + (x0 + x) as usize] = true;
+            }
+        }
+    }
+    let around = sealed_sockets::Surroundings {
+        image: img,
+        pieces: &occupied,
+        noise,
+    };
+    pieces.par_iter_mut().for_each(|(_, region)| {
+        if let Some(reopened) = sealed_sockets::reopen(region, &around) {
+            *region = reopened;
+        }
+    });
 }
 
 /// A blob's cropped mask as a piece region.

@@ -3,3 +3,4 @@
 
 mod inputs;
 mod real_sets;
+mod sealed_sockets;
