@@ -436,39 +436,33 @@ impl Ring {
         }
     }
 
-    /// How far (ΔE) the colour `lab` lies from the nearest in colour of the ring pixels within
-    /// reach of `(x, y)`; infinite where none is.
-    fn unlike(&self, (x, y): (usize, usize), lab: &[f32; 3]) -> f32 {
+    /// The colours of the ring pixels within reach of `(x, y)`.
+    fn within_reach(&self, (x, y): (usize, usize)) -> impl Iterator<Item = &[f32; 3]> + '_ {
         let rows = self.cells.len() / self.cols;
         let (cx, cy) = (x / self.cell, y / self.cell);
-        let mut least = f32::INFINITY;
-        for r in cy.saturating_sub(1)..=(cy + 1).min(rows - 1) {
-            for c in cx.saturating_sub(1)..=(cx + 1).min(self.cols - 1) {
-                for &(rx, ry, ref q) in &self.cells[r * self.cols + c] {
-                    let (ddx, ddy) = (rx as f64 - x as f64, ry as f64 - y as f64);
-                    if ddx * ddx + ddy * ddy <= self.reach2 {
-                        least = least.min(distance(*q, *lab, 1.0));
-                    }
-                }
-            }
-        }
-        least
+        let cols = cx.saturating_sub(1)..=(cx + 1).min(self.cols - 1);
+        (cy.saturating_sub(1)..=(cy + 1).min(rows - 1))
+            .flat_map(move |r| cols.clone().map(move |c| r * self.cols + c))
+            .flat_map(move |cell| &self.cells[cell])
+            .filter(move |&&(rx, ry, _)| {
+                let (dx, dy) = (rx as f64 - x as f64, ry as f64 - y as f64);
+                dx * dx + dy * dy <= self.reach2
+            })
+            .map(|(_, _, q)| q)
     }
 
-    /// Whether a ring pixel within reach of `(x, y)` has a colour within `likeness` of `lab`.
-    fn near(&self, (x, y): (usize, usize), lab: &[f32; 3], likeness: f32) -> bool {
-        let rows = self.cells.len() / self.cols;
-        let (cx, cy) = (x / self.cell, y / self.cell);
-        (cy.saturating_sub(1)..=(cy + 1).min(rows - 1)).any(|r| {
-            (cx.saturating_sub(1)..=(cx + 1).min(self.cols - 1)).any(|c| {
-                self.cells[r * self.cols + c]
-                    .iter()
-                    .any(|&(rx, ry, ref q)| {
-                        let (ddx, ddy) = (rx as f64 - x as f64, ry as f64 - y as f64);
-                        ddx * ddx + ddy * ddy <= self.reach2 && distance(*q, *lab, 1.0) < likeness
-                    })
-            })
-        })
+    /// How far (ΔE) the colour `lab` lies from the nearest in colour of the ring pixels within
+    /// reach of `xy`; infinite where none is.
+    fn unlike(&self, xy: (usize, usize), lab: &[f32; 3]) -> f32 {
+        self.within_reach(xy)
+            .map(|q| distance(*q, *lab, 1.0))
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// Whether a ring pixel within reach of `xy` has a colour within `likeness` of `lab`.
+    fn near(&self, xy: (usize, usize), lab: &[f32; 3], likeness: f32) -> bool {
+        self.within_reach(xy)
+            .any(|q| distance(*q, *lab, 1.0) < likeness)
     }
 }
 
