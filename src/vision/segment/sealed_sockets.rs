@@ -132,13 +132,15 @@ pub(super) fn reopen(region: &PieceRegion, around: &Surroundings) -> Option<Piec
             continue;
         };
         // A socket is closed by its rim within a knob's depth; deeper, the flood has run into
-        // a face the colour of the background.
-        if bay.iter().any(|&k| crop.depth2[k] > max_depth2) {
+        // a face the colour of the background. Most bays are the sliver alone, with no core.
+        if bay.iter().any(|&k| crop.depth2[k] > max_depth2)
+            || bay.iter().all(|&k| crop.depth2[k] <= SLIVER * SLIVER)
+        {
             continue;
         }
         let wall = |k: usize| {
             let xy = (k % crop.w, k / crop.w);
-            ring.unlike(xy, &lab_at(xy)) >= RIM_CONTRAST * likeness
+            !ring.near(xy, &lab_at(xy), RIM_CONTRAST * likeness)
         };
         sealed.extend(crop.sealed_sockets(&bay, side, region.area as f64, &wall));
     }
@@ -188,8 +190,7 @@ impl Crop {
             let img = GrayImage::from_fn(w as u32, h as u32, |x, y| {
                 Luma([u8::from(on(y as usize * w + x as usize)) * 255])
             });
-            let d = euclidean_squared_distance_transform(&img);
-            d.pixels().map(|p| p[0]).collect::<Vec<f64>>()
+            euclidean_squared_distance_transform(&img).into_raw()
         };
         let depth2 = squared(&|k| !inside[k]);
         let away2 = squared(&|k| inside[k]);
@@ -396,6 +397,10 @@ struct Ring {
     cell: usize,
     cols: usize,
     cells: Vec<Vec<(usize, usize, [f32; 3])>>,
+    /// Each cell's colour box (least and greatest L, a, b of its pixels): most pixels tested
+    /// are the piece's face, whose colour lies far from every box, so whole cells are passed
+    /// over without comparing their pixels one by one.
+    boxes: Vec<([f32; 3], [f32; 3])>,
     reach2: f64,
 }
 
@@ -426,42 +431,53 @@ impl Ring {
             }
             cells[(y / cell) * cols + x / cell].push((x, y, lab_at((x, y))));
         }
+        let boxes = cells
+            .iter()
+            .map(|pixels| {
+                let mut bounds = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+                for (_, _, lab) in pixels {
+                    for (c, &v) in lab.iter().enumerate() {
+                        bounds.0[c] = bounds.0[c].min(v);
+                        bounds.1[c] = bounds.1[c].max(v);
+                    }
+                }
+                bounds
+            })
+            .collect();
         Ring {
             cell,
             cols,
             cells,
+            boxes,
             reach2: reach * reach,
         }
     }
 
-    /// The colours of the ring pixels within reach of `(x, y)`.
-    fn within_reach(&self, (x, y): (usize, usize)) -> impl Iterator<Item = &[f32; 3]> + '_ {
+    /// Whether a ring pixel within reach of `(x, y)` has a colour within `likeness` of `lab`.
+    fn near(&self, (x, y): (usize, usize), lab: &[f32; 3], likeness: f32) -> bool {
         let rows = self.cells.len() / self.cols;
         let (cx, cy) = (x / self.cell, y / self.cell);
         let cols = cx.saturating_sub(1)..=(cx + 1).min(self.cols - 1);
         (cy.saturating_sub(1)..=(cy + 1).min(rows - 1))
-            .flat_map(move |r| cols.clone().map(move |c| r * self.cols + c))
-            .flat_map(move |cell| &self.cells[cell])
-            .filter(move |&&(rx, ry, _)| {
+            .flat_map(|r| cols.clone().map(move |c| r * self.cols + c))
+            .filter(|&cell| box_distance(&self.boxes[cell], lab) < likeness)
+            .flat_map(|cell| &self.cells[cell])
+            .any(|&(rx, ry, q)| {
                 let (dx, dy) = (rx as f64 - x as f64, ry as f64 - y as f64);
-                dx * dx + dy * dy <= self.reach2
+                dx * dx + dy * dy <= self.reach2 && distance(q, *lab, 1.0) < likeness
             })
-            .map(|(_, _, q)| q)
     }
+}
 
-    /// How far (ΔE) the colour `lab` lies from the nearest in colour of the ring pixels within
-    /// reach of `xy`; infinite where none is.
-    fn unlike(&self, xy: (usize, usize), lab: &[f32; 3]) -> f32 {
-        self.within_reach(xy)
-            .map(|q| distance(*q, *lab, 1.0))
-            .fold(f32::INFINITY, f32::min)
+/// A lower bound of the ΔE from `lab` to every colour in the box `(least, greatest)`: the
+/// distance to the box, whose per-channel gaps are no wider than any colour's in it (infinite
+/// for an empty box).
+fn box_distance((least, greatest): &([f32; 3], [f32; 3]), lab: &[f32; 3]) -> f32 {
+    let gap = |c: usize| (least[c] - lab[c]).max(lab[c] - greatest[c]).max(0.0);
+    if least[0] > greatest[0] {
+        return f32::INFINITY;
     }
-
-    /// Whether a ring pixel within reach of `xy` has a colour within `likeness` of `lab`.
-    fn near(&self, xy: (usize, usize), lab: &[f32; 3], likeness: f32) -> bool {
-        self.within_reach(xy)
-            .any(|q| distance(*q, *lab, 1.0) < likeness)
-    }
+    distance([gap(0), gap(1), gap(2)], [0.0; 3], 1.0)
 }
 
 #[cfg(test)]

@@ -156,3 +156,35 @@ fn a_face_the_colour_of_the_background_stays_behind_a_broken_rim() {
     let (img, region) = scene(square, square, |_, _| SHADE, |x, _| x > 52.0);
     assert!(reopened(&img, &region).is_none());
 }
+
+/// The colour box passes a ring cell over only where none of its colours could be near: its
+/// distance never exceeds a member's, is zero inside, and is infinite for an empty cell.
+#[test]
+fn a_colour_box_is_no_farther_than_any_colour_in_it() {
+    let colours = [[40.0, 2.0, -3.0], [35.5, -1.0, 4.0], [47.0, 0.5, 0.0]];
+    let mut least = [f32::INFINITY; 3];
+    let mut greatest = [f32::NEG_INFINITY; 3];
+    for c in &colours {
+        for i in 0..3 {
+            least[i] = least[i].min(c[i]);
+            greatest[i] = greatest[i].max(c[i]);
+        }
+    }
+    let bounds = (least, greatest);
+    for lab in [
+        [0.0, 0.0, 0.0],
+        [90.0, 30.0, -40.0],
+        [41.0, 20.0, 1.0],
+        [36.0, -5.0, 9.0],
+    ] {
+        let nearest = colours
+            .iter()
+            .map(|c| distance(*c, lab, 1.0))
+            .fold(f32::INFINITY, f32::min);
+        assert!(box_distance(&bounds, &lab) <= nearest, "{lab:?}");
+    }
+    assert_eq!(box_distance(&bounds, &[40.0, 0.0, 0.0]), 0.0);
+    assert_eq!(box_distance(&bounds, &[100.0, 0.0, 0.0]), 53.0);
+    let empty = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    assert_eq!(box_distance(&empty, &[40.0, 0.0, 0.0]), f32::INFINITY);
+}
