@@ -4,8 +4,8 @@
 use super::{emit, emit_json, progress_bar, GlobalArgs};
 use crate::chainlets::{looks_irregular, off_square_share, CriticalOptions};
 use crate::vision::{
-    collect_inputs, trace_images, write_dump, write_overlays, DescribeOptions, LoadLimits,
-    PipelineOptions, SegmentOptions, StageTimes, TraceRun,
+    collect_inputs, retrace_images, trace_images, write_dump, write_overlays, DescribeOptions,
+    LoadLimits, PipelineOptions, SegmentOptions, StageTimes, TraceRun,
 };
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
@@ -34,8 +34,9 @@ pub struct Args {
     /// `irregular` also keeps the shallower turns where three or more pieces of an irregular
     /// cut meet (junction corners of 120–160°), keeps convex turns only, drops those on knobs,
     /// holes and necks, and snaps photo outlines that wobble along the cut to the colour edge;
-    /// `auto` traces with `quad` and again with `irregular` where 7 % or more of the
-    /// four-sided model's corners lie over 30° from square (an irregular cut).
+    /// `auto` traces with `quad` and again with `irregular` (on the same segmentation) where
+    /// 7 % or more of the four-sided model's corners lie over 30° from square (an irregular
+    /// cut).
     #[arg(long, value_enum, default_value_t = Corners::Auto)]
     pub corners: Corners,
     /// Segmentation: fixed threshold on the distance from the background (ΔE) instead of the
@@ -135,7 +136,8 @@ pub(super) fn trace_inputs(args: &Args, global: GlobalArgs) -> (TraceRun, bool) 
     let mut run = trace_images(&files, &args.pipeline_options(), &|_| bar.inc(1));
     bar.finish_and_clear();
     if args.corners == Corners::Auto && looks_irregular(&run.set.pieces) {
-        // The irregular model also snaps outlines differently, so the images are traced anew.
+        // The irregular model also snaps outlines differently, so the images are snapped and
+        // described anew (on their first segmentation).
         if !hidden {
             let (share, _) = off_square_share(&run.set.pieces);
             eprintln!(
@@ -148,7 +150,7 @@ pub(super) fn trace_inputs(args: &Args, global: GlobalArgs) -> (TraceRun, bool) 
             ..args.clone()
         };
         let bar = progress_bar(files.len() as u64, "tracing", hidden);
-        run = trace_images(&files, &irregular.pipeline_options(), &|_| bar.inc(1));
+        run = retrace_images(run, irregular.pipeline_options().describe, &|_| bar.inc(1));
         bar.finish_and_clear();
     }
     for e in &run.failures {

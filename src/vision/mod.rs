@@ -24,7 +24,9 @@ pub use dump::{
 pub use grid_chain::grid_chain;
 pub use inputs::{collect_inputs, natural_cmp, InputError, IMAGE_EXTENSIONS};
 pub use load::{flatten_alpha, load_image, LoadError, LoadLimits, MIN_SIDE};
-pub use pipeline::{trace_images, ImageError, PipelineOptions, StageTimes, TraceRun};
+pub use pipeline::{
+    retrace_images, trace_images, ImageError, PipelineOptions, StageTimes, TraceRun,
+};
 pub use region::{PieceRegion, Segmentation};
 pub use segment::{
     background_distance, lab_distance, segment, segment_with_diagnostics, LabConverter,

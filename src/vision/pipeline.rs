@@ -97,6 +97,19 @@ pub struct TraceRun {
     pub set: PieceSet,
     pub failures: Vec<ImageError>,
     pub times: StageTimes,
+    /// The inputs, the options and what each input segmented into (`None` where it could not
+    /// be loaded), kept for [`retrace_images`].
+    files: Vec<PathBuf>,
+    options: PipelineOptions,
+    segmented: Vec<Option<Segmented>>,
+}
+
+/// One image's segmentation at its working size, before snapping (which depends on how its
+/// pieces are described).
+#[derive(Clone, Debug)]
+struct Segmented {
+    segmentation: Segmentation,
+    magnification: u32,
 }
 
 /// One image's pieces, numbered from 1 within the image.
@@ -113,16 +126,49 @@ pub fn trace_images(
     opts: &PipelineOptions,
     progress: &(dyn Fn(&Path) + Sync),
 ) -> TraceRun {
+    run_images(files, opts, Vec::new(), progress)
+}
+
+/// The images of `previous` traced again with their pieces described by `describe`, the rest
+/// of its options unchanged. Segmentation does not depend on the description, so each image's
+/// is taken from `previous` (half the front end's time where the CLI, finding an irregular
+/// cut, traces a second time); only loading, snapping and describing are done again.
+pub fn retrace_images(
+    previous: TraceRun,
+    describe: DescribeOptions,
+    progress: &(dyn Fn(&Path) + Sync),
+) -> TraceRun {
+    let opts = PipelineOptions {
+        describe,
+        ..previous.options
+    };
+    run_images(&previous.files, &opts, previous.segmented, progress)
+}
+
+/// Traces `files`, taking each image's segmentation from `segmented` where it holds one.
+fn run_images(
+    files: &[PathBuf],
+    opts: &PipelineOptions,
+    mut segmented: Vec<Option<Segmented>>,
+    progress: &(dyn Fn(&Path) + Sync),
+) -> TraceRun {
     let start = Instant::now();
+    segmented.resize(files.len(), None);
     let outcomes: Vec<Result<ImageTrace, ImageError>> = files
         .par_iter()
-        .map(|f| {
-            let r = trace_image(f, opts);
+        .zip(segmented.par_iter_mut())
+        .map(|(f, s)| {
+            let r = trace_image(f, opts, s);
             progress(f);
             r
         })
         .collect();
-    let mut run = TraceRun::default();
+    let mut run = TraceRun {
+        files: files.to_vec(),
+        options: opts.clone(),
+        segmented,
+        ..TraceRun::default()
+    };
     let mut next_id = 1u32;
     for outcome in outcomes {
         match outcome {
@@ -143,14 +189,12 @@ pub fn trace_images(
 }
 
 /// `image` segmented; if its pieces are small, magnified and segmented again (see
-/// `magnify`). Returns the image the pieces were found on, its segmentation and the
-/// magnification. A mask stays a mask when magnified: thresholded again, so that it is
-/// neither segmented nor snapped as a photograph.
+/// `magnify`). Returns the image the pieces were found on and its segmentation.
 fn segment_at_working_size(
     image: RgbImage,
     opts: &PipelineOptions,
     black_and_white: bool,
-) -> (RgbImage, Segmentation, u32) {
+) -> (RgbImage, Segmented) {
     let seg = segment(&image, &opts.segment);
     let k = match opts.describe.grid {
         None if opts.magnify_small_pieces => magnification(
@@ -161,14 +205,28 @@ fn segment_at_working_size(
         _ => 1,
     };
     if k <= 1 {
-        return (image, seg, 1);
+        let segmented = Segmented {
+            segmentation: seg,
+            magnification: 1,
+        };
+        return (image, segmented);
     }
-    let mut big = magnify(&image, k);
+    let big = magnified(&image, k, black_and_white);
+    let segmented = Segmented {
+        segmentation: segment(&big, &opts.segment),
+        magnification: k,
+    };
+    (big, segmented)
+}
+
+/// `image` magnified `k` times. A mask stays a mask when magnified: thresholded again, so that
+/// it is neither segmented nor snapped as a photograph.
+fn magnified(image: &RgbImage, k: u32, black_and_white: bool) -> RgbImage {
+    let mut big = magnify(image, k);
     if black_and_white {
         threshold_at_mid_grey(&mut big);
     }
-    let seg = segment(&big, &opts.segment);
-    (big, seg, k)
+    big
 }
 
 /// Gives a piece its id in the whole set (chainlet labels carry it too).
@@ -183,15 +241,26 @@ fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
 
-/// Loads, segments and describes one image.
-fn trace_image(path: &Path, opts: &PipelineOptions) -> Result<ImageTrace, ImageError> {
+/// Loads, segments (unless `segmented` holds the image's segmentation already, which it is
+/// left holding) and describes one image.
+fn trace_image(
+    path: &Path,
+    opts: &PipelineOptions,
+    segmented: &mut Option<Segmented>,
+) -> Result<ImageTrace, ImageError> {
     let shown = path.display().to_string();
     let t0 = Instant::now();
     let image = load_image(path, &opts.limits)?;
     let (width, height) = image.dimensions();
     let t1 = Instant::now();
     let black_and_white = is_black_and_white(&image);
-    let (image, mut seg, k) = segment_at_working_size(image, opts, black_and_white);
+    let (image, kept) = match segmented.take() {
+        Some(s) if s.magnification > 1 => (magnified(&image, s.magnification, black_and_white), s),
+        Some(s) => (image, s),
+        None => segment_at_working_size(image, opts, black_and_white),
+    };
+    let (mut seg, k) = (kept.segmentation.clone(), kept.magnification);
+    *segmented = Some(kept);
     if opts.snap_edges && !black_and_white {
         // The irregular corner model's low turn floors take a wobbling mask's bumps for
         // corners; the four-sided and local models do not need (or want) the wider snap.

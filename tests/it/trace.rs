@@ -238,6 +238,52 @@ fn small_pieces_are_chained_magnified_and_told_so() {
     }
 }
 
+/// A second trace of the same images with other description options (the CLI's switch to the
+/// irregular corner model) takes each image's segmentation from the first: the pieces are
+/// exactly those of a trace with those options from scratch. Irregular 20 photos at 50 px per
+/// piece, so the images are segmented magnified (the magnified image is rebuilt, not kept).
+#[test]
+fn retracing_with_other_corners_gives_the_pieces_of_a_fresh_trace() {
+    use jigsaw::chainlets::CriticalOptions;
+    use jigsaw::synth::{generate, Kind, Params, Style};
+    use jigsaw::vision::{retrace_images, trace_images, PipelineOptions};
+    let mut p = Params::new(Kind::Irregular, 20, 4);
+    p.style = Style::Photo;
+    p.px_per_piece = 50.0;
+    let dir = crate::util::scratch();
+    let out = generate(&p).expect("generates");
+    jigsaw::synth::write(&out, dir.path(), false).expect("writes");
+    let files: Vec<_> = out
+        .images
+        .iter()
+        .map(|i| dir.path().join(&i.name))
+        .collect();
+    let irregular = DescribeOptions {
+        critical: CriticalOptions::irregular(),
+        ..DescribeOptions::default()
+    };
+    let first = trace_images(&files, &PipelineOptions::default(), &|_| {});
+    let quad = serde_json::to_string(&first.set).unwrap();
+    let again = retrace_images(first, irregular.clone(), &|_| {});
+    let fresh_options = PipelineOptions {
+        describe: irregular,
+        ..PipelineOptions::default()
+    };
+    let fresh = trace_images(&files, &fresh_options, &|_| {});
+    assert!(fresh.failures.is_empty(), "{:?}", fresh.failures);
+    assert_eq!(fresh.set.pieces.len(), 20);
+    assert!(
+        fresh.set.pieces.iter().all(|p| p.chain_unit < 1.0),
+        "segmented magnified"
+    );
+    let fresh = serde_json::to_string(&fresh.set).unwrap();
+    assert_eq!(serde_json::to_string(&again.set).unwrap(), fresh);
+    assert_ne!(
+        quad, fresh,
+        "the corner models describe the pieces differently"
+    );
+}
+
 // ---- properties ----------------------------------------------------------------------------
 
 use jigsaw::vision::{describe_piece, trace_mask, DescribeOptions};
