@@ -28,7 +28,7 @@ const MAX_COLOUR_FACTOR: f64 = 1.8;
 /// one within half the tolerance read 3.0, and those reading under 2.3 lay at the tolerance
 /// or beyond. True pieces refused by the plain bar: irregular 100 photos seed 3 at 0.16 of
 /// the tolerance (1.85), irregular 100 scans seed 7 (its notch piece at 0.17 of it, 2.05).
-pub(super) const TIGHT_FIT: f64 = 0.5;
+const TIGHT_FIT: f64 = 0.5;
 /// See [`TIGHT_FIT`]: under the lowest factor of a look-alike measured (2.30), above the
 /// highest of a true fit (2.21, session 13).
 const TIGHT_COLOUR_FACTOR: f64 = 2.2;
@@ -89,7 +89,13 @@ const ONE_SEAM_PART_FIT: f64 = 0.3;
 /// and three extraneous pieces), its picture running on there (colour 1.04).
 pub(super) fn tight_beside_an_excused_knob(fit: &Fit) -> bool {
     fit.excused
-        .is_none_or(|elsewhere| elsewhere <= TIGHT_FIT * fit.tolerance)
+        .is_none_or(|elsewhere| tight(elsewhere, fit.tolerance))
+}
+
+/// Whether a fit's `distance` (or its distance with an excused knob left out) is within
+/// [`TIGHT_FIT`] of its `tolerance`.
+pub(super) fn tight(distance: f64, tolerance: f64) -> bool {
+    distance <= TIGHT_FIT * tolerance
 }
 
 /// Whether `look_alike`, a fit to the place of `best` whose picture breaks at its seams (its
@@ -113,7 +119,7 @@ pub(super) fn look_alike_rivals(best: &Fit, look_alike: &Fit) -> bool {
 /// The colour factor up to which `fit` counts: [`MAX_COLOUR_FACTOR`], or
 /// [`TIGHT_COLOUR_FACTOR`] for a whole fit within [`TIGHT_FIT`] of its tolerance.
 pub(super) fn max_colour(fit: &Fit) -> f64 {
-    if !fit.partial && fit.distance <= TIGHT_FIT * fit.tolerance {
+    if !fit.partial && tight(fit.distance, fit.tolerance) {
         TIGHT_COLOUR_FACTOR
     } else {
         MAX_COLOUR_FACTOR
@@ -124,7 +130,7 @@ pub(super) fn max_colour(fit: &Fit) -> f64 {
 /// `best`, across which the picture runs on about as across a typical true seam (see
 /// [`ONE_SEAM_RUNS_ON`]).
 pub(super) fn one_seam_runs_on(fit: &Fit, best: f64) -> bool {
-    fit.partial || fit.distance <= TIGHT_FIT * fit.tolerance || best <= ONE_SEAM_RUNS_ON
+    fit.partial || tight(fit.distance, fit.tolerance) || best <= ONE_SEAM_RUNS_ON
 }
 
 /// Whether `reading` (see [`super::colour::seam_colour`]) read seams enough for `fit`: two at least (a

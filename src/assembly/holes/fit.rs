@@ -2,7 +2,7 @@
 //! rotations all round: the region, not a chainlet mating, decides where the piece goes.
 
 use super::super::geometry::{fit_rigid, signed_area, P2};
-use super::accept::TIGHT_FIT;
+use super::accept::tight;
 use super::cache::Found;
 use super::knobs::{lost_knob, sealed_socket, swallowed_knob};
 use super::raster::Frame;
@@ -253,7 +253,7 @@ pub(super) fn fit_to_notch(
     // fresh classic 100 photos seed 201).
     let score = |pose: &Isometry2<f64>| {
         judge(pose).map_or(f64::MAX, |(d, elsewhere)| match elsewhere {
-            Some(e) if e <= TIGHT_FIT * limits.tolerance => e,
+            Some(e) if tight(e, limits.tolerance) => e,
             _ => d,
         })
     };

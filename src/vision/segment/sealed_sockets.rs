@@ -134,7 +134,7 @@ pub(super) fn reopen(region: &PieceRegion, around: &Surroundings) -> Option<Piec
         // A socket is closed by its rim within a knob's depth; deeper, the flood has run into
         // a face the colour of the background. Most bays are the sliver alone, with no core.
         if bay.iter().any(|&k| crop.depth2[k] > max_depth2)
-            || bay.iter().all(|&k| crop.depth2[k] <= SLIVER * SLIVER)
+            || !bay.iter().any(|&k| crop.past_sliver(k))
         {
             continue;
         }
@@ -226,6 +226,11 @@ impl Crop {
         .flatten()
     }
 
+    /// Whether pixel `k` lies deeper inside than [`SLIVER`]: a bay's core.
+    fn past_sliver(&self, k: usize) -> bool {
+        self.depth2[k] > SLIVER * SLIVER
+    }
+
     /// Whether pixel `k` (inside) touches the background in the image.
     fn opens_out(&self, k: usize) -> bool {
         self.neighbours(k)
@@ -250,7 +255,7 @@ impl Crop {
         for &k in bay {
             in_bay[k] = true;
         }
-        let mut in_core = |k: usize| in_bay[k] && self.depth2[k] > SLIVER * SLIVER;
+        let mut in_core = |k: usize| in_bay[k] && self.past_sliver(k);
         let mut seen = vec![false; n];
         let mut out = Vec::new();
         for &start in bay {
