@@ -108,6 +108,29 @@ pub fn classify(
     }
 }
 
+/// Fewer pieces than this say nothing about how their sizes spread.
+const MIN_PIECES_FOR_SPREAD: usize = 8;
+
+/// How widely the pieces of an image vary in size: the coefficient of variation (standard
+/// deviation over mean) of `areas`, the areas of the blobs judged pieces. `None` with fewer
+/// than [`MIN_PIECES_FOR_SPREAD`] of them.
+///
+/// Why: it tells a cut whose largest pieces are twice the median (an irregular cut) from one
+/// whose pieces are all alike (a grid), where a blob of twice the median is two pieces.
+pub fn size_spread(areas: &[u64]) -> Option<f64> {
+    if areas.len() < MIN_PIECES_FOR_SPREAD {
+        return None;
+    }
+    let n = areas.len() as f64;
+    let mean = areas.iter().map(|&a| a as f64).sum::<f64>() / n;
+    let variance = areas
+        .iter()
+        .map(|&a| (a as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some(variance.sqrt() / mean)
+}
+
 /// Reading order: rows top to bottom, left to right within a row.
 ///
 /// A row is built from the topmost remaining blob (smallest centroid y): every remaining blob
@@ -251,6 +274,15 @@ mod tests {
             classify(&cut, r, 100, 80, 0.4, 1.8),
             Verdict::Reject(RejectReason::Clipped)
         );
+    }
+
+    #[test]
+    fn the_spread_of_sizes_needs_enough_pieces_and_tells_a_varied_cut() {
+        assert_eq!(size_spread(&[100; 7]), None);
+        assert_eq!(size_spread(&[100; 8]), Some(0.0));
+        // Half the pieces at 50, half at 150: a standard deviation of half the mean.
+        let spread = size_spread(&[50, 150, 50, 150, 50, 150, 50, 150]).unwrap();
+        assert!((spread - 0.5).abs() < 1e-12, "{spread}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Loading and segmentation on the real sets in `../shared/data/real` and on bad inputs,
-//! through the library.
+//! Loading and segmentation on the real sets in `../shared/data/real`, on generated sets and
+//! on bad inputs, through the library.
 
 mod inputs;
+mod large_pieces;
 mod real_sets;
 mod sealed_sockets;
