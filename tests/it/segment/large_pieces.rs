@@ -73,12 +73,3 @@ fn largest_piece_found_whole(pieces: usize, style: Style, seed: u64, px: f64) {
 fn an_irregular_cuts_largest_piece_is_not_rejected_as_merged() {
     largest_piece_found_whole(100, Style::Scan, 308, 120.0);
 }
-
-/// Irregular 20 photos seed 312 (160 px per piece): the largest piece, 1.89 times its image's
-/// median, holds a patch of the cloth's green on its face; its strong pixels were two
-/// fragments and three specks, traced as two pieces, one of them fitted off the puzzle's edge
-/// (87.2 %; 100 % since).
-#[test]
-fn a_large_piece_with_a_patch_of_the_cloths_colour_is_one_piece() {
-    largest_piece_found_whole(20, Style::Photo, 312, 160.0);
-}
