@@ -1,5 +1,6 @@
 //! The largest pieces of an irregular cut reach twice the median piece, over the factor that
-//! calls a blob merged: they are traced whole (`vision::segment::welded`).
+//! calls a blob merged: where the image's pieces vary in size and nothing splits such a blob, it
+//! is traced whole (`vision::segment::welded`).
 
 use jigsaw::synth::{generate, Kind, Params, Style};
 use jigsaw::vision::{segment, SegmentOptions};
