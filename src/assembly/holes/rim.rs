@@ -44,7 +44,8 @@ pub(super) struct Rim {
     /// The points of cell `k` (row by row) are `order[starts[k] .. starts[k + 1]]`.
     starts: Vec<u32>,
     order: Vec<u32>,
-    /// How many times each way the cells of the lists of points that can be nearest split the search's (see [`SPLIT`]).
+    /// How many times each way the cells of the lists of points that can be nearest split
+    /// the search's (see [`SPLIT`]).
     split: i64,
     /// Per cell of a grid `split` times finer, the points that can be nearest to a query in
     /// it (see [`Near`]), listed on the first query there.
@@ -163,12 +164,12 @@ impl Rim {
     }
 
     /// The points that can be nearest to some place in fine cell (`cx`, `cy`) (a search cell
-    /// split `split` times each way). The point nearest
-    /// the cell's centre lies within `d0 + h` of anywhere in it (`h` its half diagonal), so a
-    /// point that can be nearer somewhere lies within `d0 + 2h` of the centre: of those, the
-    /// ones no farther from the cell than the least of their farthest-corner distances. They
-    /// are listed in the order the ring search from the cell meets them (ring, row, column,
-    /// index), so that among equally near points the first is the one it gives.
+    /// split `split` times each way). The point nearest the cell's centre lies within
+    /// `d0 + h` of anywhere in it (`h` its half diagonal), so a point that can be nearer
+    /// somewhere lies within `d0 + 2h` of the centre: of those, the ones no farther from the
+    /// cell than the least of their farthest-corner distances. They are listed in the order
+    /// the ring search from the cell meets them (ring, row, column, index), so that among
+    /// equally near points the first is the one it gives.
     fn list_near(&self, cx: i64, cy: i64) -> Near {
         let fine = self.cell / self.split as f64;
         let (x0, y0) = (self.x0 + cx as f64 * fine, self.y0 + cy as f64 * fine);
