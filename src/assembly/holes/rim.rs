@@ -3,12 +3,13 @@
 //! times in one solve of a hundred pieces with three missing). A rim is a few hundred points
 //! along a curve, bucketed in square cells of about four points each. The first query in a
 //! cell lists the points that can be nearest to anywhere in it (those no farther from the
-//! cell than the cell's farthest corner is from the point nearest it), in the order a search
-//! in rings of cells outwards from it would meet them; every later query there only compares
-//! those few. Ring by ring, a query asked some nine cells and fifteen points, and four in ten
-//! queries find nothing within their reach, which the list's nearest bound now answers at
-//! once. The answer is exact, and among equally near points the same one the ring search
-//! gives. A query off the grid searches the rings, and a point far from the rim the k-d tree.
+//! cell than the least distance of any point to the cell's farthest corner), in the order a
+//! search in rings of cells outwards from it would meet them; every later query there only
+//! compares those few. Ring by ring, a query asked some nine cells and fifteen points, and
+//! four in ten queries find nothing within their reach, which the list's nearest bound now
+//! answers at once. The answer is exact, and among equally near points the same one the ring
+//! search gives. A query off the grid searches the rings, and a point far from the rim the
+//! k-d tree.
 
 use super::super::geometry::{bounds, P2};
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
@@ -152,14 +153,7 @@ impl Rim {
             return None;
         }
         let mut best: Option<(usize, f64)> = None;
-        for &i in near.points.iter() {
-            let q = &self.points[i as usize];
-            let (dx, dy) = (p.x - q.x, p.y - q.y);
-            let d2 = dx * dx + dy * dy;
-            if best.is_none_or(|(_, b)| d2 < b) {
-                best = Some((i as usize, d2));
-            }
-        }
+        self.compare(p, &near.points, &mut best);
         best
     }
 
@@ -285,7 +279,16 @@ impl Rim {
     }
 
     fn search_cell(&self, p: &P2, k: usize, best: &mut Option<(usize, f64)>) {
-        for &i in &self.order[self.starts[k] as usize..self.starts[k + 1] as usize] {
+        self.compare(
+            p,
+            &self.order[self.starts[k] as usize..self.starts[k + 1] as usize],
+            best,
+        );
+    }
+
+    /// `best` made the nearest of it and the points `indices` to `p`, the first where equal.
+    fn compare(&self, p: &P2, indices: &[u32], best: &mut Option<(usize, f64)>) {
+        for &i in indices {
             let q = &self.points[i as usize];
             let (dx, dy) = (p.x - q.x, p.y - q.y);
             let d2 = dx * dx + dy * dy;
